@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError } from 'graphql';
+import { processRequest } from 'graphql-upload-minimal';
+import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
+import pino, { type Logger } from 'pino';
+import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from './auth/dashboardTokens';
+import type { Config } from './config';
+import type { Context } from './context';
+import { db } from './db/client';
+import { AppError } from './errors';
+import { schema } from './graphql/schema';
+import { merchantProductRoutes } from './rest/merchant';
+import { sendProblem, toProblem } from './rest/problem';
+import { handleRest } from './rest/handler';
+import { compileRoutes, type RestRoute } from './rest/routes';
+import { openApiDocument } from './rest/openapi';
+
+export const restRoutes: RestRoute[] = [...merchantProductRoutes];
+
+export interface App {
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  log: Logger;
+  close: () => Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Builds the service's request handler. It never listens: src/server.ts (or a test) does. */
+export function createApp(config: Config, opts: { log?: Logger } = {}): App {
+  const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  const routes = compileRoutes(schema, restRoutes);
+  const openapi = JSON.stringify(openApiDocument(restRoutes));
+
+  const yoga = createYoga<{ ctx: Context }>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    multipart: false, // graphql-upload-minimal streams uploads instead (see handler below)
+    renderGraphiQL,
+    graphiql: { title: 'Store catalog GraphQL explorer', defaultQuery: '{ viewer { id email memberships { role store { id name } } } }' },
+    landingPage: false,
+    logging: false,
+    context: ({ ctx }) => ctx,
+    maskedErrors: {
+      maskError: (error, message, isDev) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
+        if (error instanceof GraphQLError && !error.originalError) return error;
+        log.error({ err: original }, 'unexpected GraphQL error');
+        const masked = defaultMaskError(error, message, isDev) as GraphQLError;
+        return new GraphQLError(masked.message, { nodes: masked.nodes, path: masked.path, extensions: { ...masked.extensions, code: 'internal_error' } });
+      },
+    },
+  });
+
+  async function buildContext(req: IncomingMessage, requestId: string, reqLog: Logger): Promise<Context> {
+    const ctx: Context = { requestId, config, log: reqLog, baseUrl: baseUrlOf(req, config), viewer: null, credential: null, mode: null };
+    const auth = req.headers.authorization;
+    if (auth) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+      if (!m) throw new AppError('invalid_token', 'Authorization must be "Bearer <token>"', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_request"' } });
+      if (m[1].startsWith(DASHBOARD_TOKEN_PREFIX)) ctx.viewer = await authenticateDashboardToken(m[1]);
+      else throw new AppError('invalid_token', 'The bearer token is not a dashboard token', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    }
+    return ctx;
+  }
+
+  async function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    const reqLog = log.child({ request_id: requestId });
+    res.on('finish', () => {
+      reqLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+    });
+    const url = new URL(req.url ?? '/', 'http://internal');
+    const path = url.pathname;
+    try {
+      if (path === '/healthz') return json(res, 200, { status: 'ok' });
+      if (path === '/readyz') {
+        try {
+          await db().$queryRaw`SELECT 1`;
+          return json(res, 200, { status: 'ready' });
+        } catch (err) {
+          reqLog.warn({ err }, 'database not reachable');
+          return json(res, 503, { status: 'unavailable', reason: 'database unreachable' });
+        }
+      }
+      if (path === '/api/openapi.json') {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(openapi);
+        return;
+      }
+      if (path === '/') {
+        res.statusCode = 302;
+        res.setHeader('Location', '/graphql');
+        res.end();
+        return;
+      }
+      if (path === '/graphql') {
+        let ctx: Context;
+        try {
+          ctx = await buildContext(req, requestId, reqLog);
+        } catch (err) {
+          return graphqlAuthError(res, err);
+        }
+        if ((req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+          (req as IncomingMessage & { body?: unknown }).body = await processRequest(req, res, {
+            maxFileSize: config.upload.maxBytes,
+            maxFiles: 10,
+          });
+        }
+        return void (await yoga.handleNodeRequestAndResponse(req, res, { ctx }));
+      }
+      if (path.startsWith('/api/')) {
+        const ctx = await buildContext(req, requestId, reqLog);
+        return await handleRest(schema, routes, req, res, url, ctx);
+      }
+      throw new AppError('route_not_found', `No endpoint ${req.method} ${path}`);
+    } catch (err) {
+      const p = toProblem(err);
+      if (p.status >= 500) reqLog.error({ err }, 'request failed');
+      const status = (err as { status?: number }).status;
+      // graphql-upload-minimal signals limits with an HttpError carrying .status (413 etc.).
+      if (!(err instanceof AppError) && status && status >= 400 && status < 500) {
+        return sendProblem(res, { status, code: status === 413 ? 'payload_too_large' : 'bad_request', detail: (err as Error).message }, requestId);
+      }
+      sendProblem(res, p, requestId);
+    }
+  }
+
+  return { handler, log, close: async () => {} };
+}
+
+function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
+  const http = e.status === 401 ? { status: 401, headers: e.headers } : undefined;
+  return new GraphQLError(e.message, {
+    nodes: gqlError?.nodes,
+    path: gqlError?.path,
+    originalError: e,
+    extensions: { code: e.code, ...(e.errors ? { errors: e.errors } : {}), ...(e.details ?? {}), ...(http ? { http } : {}) },
+  });
+}
+
+function graphqlAuthError(res: ServerResponse, err: unknown): void {
+  if (!(err instanceof AppError)) throw err;
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
+  return json(res, err.status, { errors: [{ message: err.message, extensions: { code: err.code } }] });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(JSON.stringify(body));
+}
+
+function baseUrlOf(req: IncomingMessage, config: Config): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  return `http://${req.headers.host ?? `localhost:${config.port}`}`;
+}

@@ -1,0 +1,18 @@
+import type { Mode } from '../context';
+
+export const SCOPES = ['public:read', 'products:read', 'products:write', 'payments:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A public API credential resolved from an API key or an OAuth access token. */
+export interface PublicCredential {
+  kind: 'system' | 'secret' | 'publishable' | 'oauth';
+  /** ApiKey id or OAuthToken id: the rate-limit and audit identity. */
+  id: string;
+  storeId: string;
+  mode: Mode;
+  scopes: string[];
+}
+
+export function hasScope(credential: PublicCredential | null | undefined, scope: Scope): boolean {
+  return !!credential && credential.scopes.includes(scope);
+}

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  /** postgres:// or postgresql:// selects PostgreSQL; unset selects the embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  DATA_DIR: z.string().default('./data'),
+  /** Absolute base URL used in Location headers and image URLs; defaults to the request's own origin. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: bool.default(true),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  OAUTH_ENABLED: bool.default(false),
+  RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().positive().default(100),
+  RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().positive().default(25),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
+  AI_BASE_URL: z.string().url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().default('gpt-4o-mini'),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+/** Parses and validates the environment once; every setting of the service is read here. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } as const)
+      : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const),
+    dataDir,
+    uploadsDir: path.join(dataDir, 'uploads'),
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    redisUrl: e.REDIS_URL,
+    oauthEnabled: e.OAUTH_ENABLED,
+    rateLimit: { live: e.RATE_LIMIT_LIVE_PER_SECOND, test: e.RATE_LIMIT_TEST_PER_SECOND },
+    upload: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS },
+    ai: e.AI_BASE_URL
+      ? { kind: 'openai' as const, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? 'none', model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS }
+      : { kind: 'local' as const, timeoutMs: e.AI_TIMEOUT_MS },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

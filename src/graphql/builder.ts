@@ -1,0 +1,60 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import type { FileUpload } from 'graphql-upload-minimal';
+import { hasScope, type Scope } from '../auth/credentials';
+import { hasStorePermission, type Permission } from '../auth/permissions';
+import type { Context } from '../context';
+import { db } from '../db/client';
+import { AppError } from '../errors';
+import type PrismaTypes from '../generated/pothos-types';
+import { getDatamodel } from '../generated/pothos-types';
+
+export interface StorePermissionScope {
+  storeId: string;
+  permission: Permission;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { authenticated: boolean; storePermission: StorePermissionScope; apiScope: Scope };
+  Scalars: {
+    ID: { Input: string; Output: string };
+    DateTime: { Input: Date; Output: Date };
+    Decimal: { Input: string; Output: string | { toFixed(n: number): string } };
+    JSON: { Input: unknown; Output: unknown };
+    Upload: { Input: Promise<FileUpload>; Output: never };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    client: () => db(),
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
+  },
+  relay: { clientMutationId: 'omit', cursorType: 'String' },
+  scopeAuth: {
+    treatErrorsAsUnauthorized: false,
+    authScopes: (ctx) => ({
+      authenticated: !!ctx.viewer,
+      storePermission: ({ storeId, permission }) => hasStorePermission(ctx.viewer, storeId, permission),
+      apiScope: (scope) => hasScope(ctx.credential, scope),
+    }),
+    unauthorizedError: (_parent, ctx, _info, result) => {
+      if (ctx.viewer) return new AppError('forbidden', 'You do not have permission to perform this action');
+      if (ctx.credential) return new AppError('insufficient_scope', `This credential lacks the required scope (${result.message})`);
+      return new AppError('unauthenticated', 'Authentication required: send Authorization: Bearer <token>', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    },
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,203 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../context';
+import * as products from '../services/products';
+import { listProductIds, listProductIdsAfter, PRODUCT_SORTS, productsByIds, type ProductFilter } from '../services/productList';
+import { builder } from './builder';
+
+const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
+
+export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
+const ProductSort = builder.enumType('ProductSort', {
+  values: Object.fromEntries(PRODUCT_SORTS.map((s) => [s.startsWith('-') ? `${s.slice(1).toUpperCase()}_DESC` : `${s.toUpperCase()}_ASC`, { value: s }])),
+});
+
+export const Product = builder.prismaObject('Product', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    price: t.expose('price', { type: 'Decimal' }),
+    currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    inventoryQuantity: t.exposeInt('inventoryQuantity'),
+    lowStockThreshold: t.exposeInt('lowStockThreshold'),
+    status: t.expose('status', { type: ProductStatus }),
+    isActive: t.boolean({ select: { status: true }, resolve: (p) => p.status === 'active' }),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    tags: t.exposeStringList('tags'),
+    categorySlugs: t.stringList({
+      select: { categories: { select: { category: { select: { slug: true } } } } },
+      resolve: (p) => p.categories.map((c) => c.category.slug).sort(),
+    }),
+    variantsCount: t.relationCount('variants'),
+    version: t.exposeInt('version'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ProductFilter = builder.inputType('ProductFilter', {
+  fields: (t) => ({
+    search: t.string({ description: 'Case-insensitive text over name, description, tags and variant SKUs; best matches first unless `sort` is given.' }),
+    category: t.string({ description: 'Category slug' }),
+    tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
+    isActive: t.boolean(),
+    lowStock: t.boolean({ description: 'true: inventory_quantity <= low_stock_threshold' }),
+  }),
+});
+
+const PageMeta = builder.simpleObject('PageMeta', {
+  fields: (t) => ({
+    page: t.int(),
+    perPage: t.int(),
+    total: t.int(),
+    totalPages: t.int(),
+    hasMore: t.boolean(),
+  }),
+});
+
+interface ProductPageShape {
+  storeId: string;
+  ids: string[];
+  meta: { page: number; perPage: number; total: number; totalPages: number; hasMore: boolean };
+}
+
+const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
+  fields: (t) => ({
+    items: t.field({
+      type: [Product],
+      resolve: (page, _args, ctx, info) => productsByIds(page.ids, productQuery(ctx, info)),
+    }),
+    meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+  }),
+});
+
+/** The Prisma include/select for the Product selection at the current field, so a page loads in one statement. */
+function productQuery(ctx: Context, info: GraphQLResolveInfo, path?: string[]) {
+  const q = queryFromInfo({ context: ctx, info, typeName: 'Product', path }) as { select?: Record<string, unknown>; include?: Record<string, unknown> };
+  return q.select ? { select: { ...q.select, id: true } } : q;
+}
+
+builder.queryFields((t) => ({
+  products: t.field({
+    type: ProductPage,
+    description: 'A page of the store\'s products (active and inactive unless filtered).',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      filter: t.arg({ type: ProductFilter }),
+      sort: t.arg({ type: ProductSort }),
+    },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: async (_root, args) => {
+      const r = await listProductIds(args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+      const totalPages = Math.ceil(r.total / r.perPage);
+      return { storeId: args.storeId, ids: r.ids, meta: { page: r.page, perPage: r.perPage, total: r.total, totalPages, hasMore: r.page < totalPages } };
+    },
+  }),
+  productsConnection: t.connection({
+    type: Product,
+    description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      filter: t.arg({ type: ProductFilter }),
+      sort: t.arg({ type: ProductSort }),
+    },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: async (_root, args, ctx, info) => {
+      const r = await listProductIdsAfter(args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after }, args.sort ?? undefined);
+      const rows = await productsByIds(r.ids, productQuery(ctx, info, ['edges', 'node']));
+      return {
+        edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
+        pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
+      };
+    },
+  }),
+  product: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (query, _root, args) => products.getProduct(args.storeId, args.id, query),
+  }),
+}));
+
+function cleanFilter(f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null } | null | undefined): ProductFilter {
+  return {
+    search: f?.search ?? undefined,
+    category: f?.category ?? undefined,
+    tags: f?.tags ?? undefined,
+    isActive: f?.isActive ?? undefined,
+    lowStock: f?.lowStock ?? undefined,
+  };
+}
+
+const ProductCreateInput = builder.inputType('ProductCreateInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    price: t.field({ type: 'Decimal', required: true }),
+    inventoryQuantity: t.int(),
+    lowStockThreshold: t.int(),
+    status: t.field({ type: ProductStatus, description: 'Defaults to draft' }),
+    tags: t.stringList(),
+    categorySlugs: t.stringList({ required: true, description: 'At least one slug of an existing category of the store' }),
+  }),
+});
+
+const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
+  fields: (t) => ({
+    name: t.string(),
+    description: t.string(),
+    price: t.field({ type: 'Decimal' }),
+    inventoryQuantity: t.int(),
+    lowStockThreshold: t.int(),
+    status: t.field({ type: ProductStatus }),
+    tags: t.stringList(),
+    categorySlugs: t.stringList(),
+  }),
+});
+
+/** GraphQL null means "not sent" for partial updates. */
+const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null)) as { [K in keyof T]: Exclude<T[K], null> };
+
+const DeletedProduct = builder.simpleObject('DeletedProduct', { fields: (t) => ({ id: t.id() }) });
+
+builder.mutationFields((t) => ({
+  createProduct: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (query, _root, args) => products.createProduct(args.storeId, defined(args.input), query),
+  }),
+  updateProduct: t.prismaField({
+    type: 'Product',
+    description: 'Partial update. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: ProductUpdateInput, required: true }),
+      expectedVersion: t.arg.int(),
+    },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (query, _root, args) => products.updateProduct(args.storeId, args.id, defined(args.input), { expectedVersion: args.expectedVersion }, query),
+  }),
+  deleteProduct: t.field({
+    type: DeletedProduct,
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (_root, args) => products.deleteProduct(args.storeId, args.id),
+  }),
+  publishProduct: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (query, _root, args) => products.publishProduct(args.storeId, args.id, query),
+  }),
+  unpublishProduct: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (query, _root, args) => products.unpublishProduct(args.storeId, args.id, query),
+  }),
+}));

@@ -1,0 +1,10 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder';
+import './scalars';
+import './users';
+import './products';
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql (sorted, so diffs stay readable). */
+export const printedSchema = () => printSchema(lexicographicSortSchema(schema)) + '\n';

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors';
+
+const MAX_JSON_BYTES = 1024 * 1024;
+
+/** Reads a JSON request body (1 MiB max). Empty body: undefined. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > MAX_JSON_BYTES) throw new AppError('payload_too_large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_JSON_BYTES) throw new AppError('payload_too_large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new AppError('unsupported_media_type', 'Send JSON bodies with Content-Type: application/json');
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (e) {
+    throw new AppError('malformed_json', `The request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function requireObject(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('bad_request', 'The request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+const snakeToCamel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * REST bodies use snake_case; the GraphQL inputs they map onto use camelCase.
+ * Values under `opaque` keys (user-defined maps such as variant options) keep their keys.
+ */
+export function camelizeKeys(value: unknown, opaque: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(value)) return value.map((v) => camelizeKeys(v, opaque));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [snakeToCamel(k), opaque.has(k) ? v : camelizeKeys(v, opaque)]),
+    );
+  }
+  return value;
+}

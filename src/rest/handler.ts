@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execute, type GraphQLSchema } from 'graphql';
+import type { Context } from '../context';
+import { AppError } from '../errors';
+import { readJsonBody } from './body';
+import { sendProblem, toProblem } from './problem';
+import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
+
+/**
+ * Runs a matched REST route: reads the body, maps the request to the route's
+ * GraphQL variables, executes the precompiled operation on the shared schema
+ * and shapes the result. Errors from any step become one problem document.
+ * Returns false when no route matches the path (so the caller can 404).
+ */
+export async function handleRest(
+  schema: GraphQLSchema,
+  routes: CompiledRoute[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: Context,
+): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const match = matchRoute(routes, method, url.pathname);
+  try {
+    if (!match) throw new AppError('route_not_found', `No endpoint ${method} ${url.pathname}`);
+    if ('allowed' in match) {
+      throw new AppError('method_not_allowed', `${method} is not supported on ${url.pathname}`, { headers: { Allow: match.allowed.join(', ') } });
+    }
+    const { route, params } = match;
+    const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
+    if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
+    const variableValues = await route.variables(r);
+    const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+    if (result.errors?.length) throw result.errors[0];
+    const out = route.respond(result.data as Record<string, unknown>, r);
+    const status = out.status ?? 200;
+    for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+    res.statusCode = status;
+    if (out.body === undefined || status === 204) return void res.end();
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(method === 'HEAD' ? undefined : JSON.stringify(out.body));
+  } catch (err) {
+    const problem = toProblem(err);
+    if (problem.status >= 500) ctx.log.error({ err }, 'request failed');
+    sendProblem(res, problem, ctx.requestId);
+    // The rest of an unread upload is not worth receiving once we have answered.
+    if (!req.complete) req.resume();
+  }
+}

@@ -1,0 +1,172 @@
+import { AppError } from '../errors';
+import { PRODUCT_SORTS } from '../services/productList';
+import { camelizeKeys, requireObject } from './body';
+import { boolParam, enumParam, intParam, listParam, paginationLinks } from './params';
+import type { RestRequest, RestRoute } from './routes';
+
+const BASE = '/api/v1/merchant/stores/:storeId';
+
+/** The REST product shape, selected with snake_case aliases so the result needs no renaming. */
+export const PRODUCT_FRAGMENT = /* GraphQL */ `
+  fragment RestProduct on Product {
+    id name description price currency
+    inventory_quantity: inventoryQuantity low_stock_threshold: lowStockThreshold
+    status is_active: isActive published_at: publishedAt
+    category_slugs: categorySlugs tags variants_count: variantsCount
+    version created_at: createdAt updated_at: updatedAt
+  }`;
+
+/** Money is a JSON number in REST (GraphQL keeps it an exact string). */
+export function restProduct(p: Record<string, any>) {
+  return { ...p, price: Number(p.price) };
+}
+
+const etag = (p: Record<string, any>) => `"v${p.version}"`;
+
+function productResponse(p: Record<string, any>, status = 200, extra: Record<string, string> = {}) {
+  return { status, body: { data: restProduct(p) }, headers: { ETag: etag(p), ...extra } };
+}
+
+/** Fields a client may send back from a GET that are not writable; ignored on update. */
+const READ_ONLY = ['id', 'currency', 'is_active', 'published_at', 'created_at', 'updated_at', 'variants_count', 'seo', 'images', 'version'];
+
+/** Expected version from If-Match (`"v3"`) or the body's `version`; both present and different: 412. */
+function expectedVersion(r: RestRequest, body: Record<string, unknown>): number | undefined {
+  const header = r.req.headers['if-match'];
+  let fromHeader: number | undefined;
+  if (header && header.trim() !== '*') {
+    const m = /^\s*(?:W\/)?"v(\d+)"\s*$/.exec(header);
+    if (!m) throw new AppError('precondition_failed', 'If-Match does not match the current ETag of the product');
+    fromHeader = Number(m[1]);
+  }
+  const fromBody = body.version;
+  if (fromBody !== undefined && (typeof fromBody !== 'number' || !Number.isInteger(fromBody))) {
+    throw new AppError('validation_failed', 'version: must be an integer', { errors: [{ field: 'version', code: 'invalid_type', message: 'must be an integer' }] });
+  }
+  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
+    throw new AppError('precondition_failed', 'If-Match and body version disagree');
+  }
+  return fromHeader ?? (fromBody as number | undefined);
+}
+
+const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
+
+export const merchantProductRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: `${BASE}/products`,
+    operationId: 'listProducts',
+    summary: 'List products (paged, filterable)',
+    auth: 'dashboard',
+    operation: withFragment(`
+      query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort) {
+        products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
+          items { ...RestProduct }
+          meta { page per_page: perPage total total_pages: totalPages has_more: hasMore }
+        }
+      }`),
+    variables: ({ params, query }) => ({
+      storeId: params.storeId,
+      page: intParam(query, 'page'),
+      perPage: intParam(query, 'per_page'),
+      sort: enumParam(query, 'sort', PRODUCT_SORTS),
+      filter: {
+        search: query.get('search') || undefined,
+        category: query.get('category') || undefined,
+        tags: listParam(query, 'tags'),
+        isActive: boolParam(query, 'is_active'),
+        lowStock: boolParam(query, 'low_stock'),
+      },
+    }),
+    respond: (data, r) => {
+      const { items, meta } = data.products;
+      const path = r.req.url!.split('?')[0];
+      return {
+        body: { data: items.map(restProduct), meta },
+        headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta.page, meta.total_pages) },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/products/:productId`,
+    operationId: 'getProduct',
+    summary: 'Read one product',
+    auth: 'dashboard',
+    operation: withFragment(`
+      query GetProduct($storeId: ID!, $id: ID!) { product(storeId: $storeId, id: $id) { ...RestProduct } }`),
+    variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
+    respond: (data) => productResponse(data.product),
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/products`,
+    operationId: 'createProduct',
+    summary: 'Create a product',
+    auth: 'dashboard',
+    operation: withFragment(`
+      mutation CreateProduct($storeId: ID!, $input: ProductCreateInput!) {
+        createProduct(storeId: $storeId, input: $input) { ...RestProduct }
+      }`),
+    variables: ({ params, body }) => {
+      const input = camelizeKeys(requireObject(body)) as Record<string, unknown>;
+      // A missing or empty category list is the spec's own rule, reported as such rather than as a type error.
+      if (input.categorySlugs == null) input.categorySlugs = [];
+      return { storeId: params.storeId, input };
+    },
+    respond: (data, r) =>
+      productResponse(data.createProduct, 201, {
+        Location: `${r.ctx.baseUrl}${r.req.url!.split('?')[0]}/${data.createProduct.id}`,
+      }),
+  },
+  {
+    method: 'PUT',
+    path: `${BASE}/products/:productId`,
+    operationId: 'updateProduct',
+    summary: 'Update a product (partial; If-Match or version guards against lost updates)',
+    auth: 'dashboard',
+    operation: withFragment(`
+      mutation UpdateProduct($storeId: ID!, $id: ID!, $input: ProductUpdateInput!, $expectedVersion: Int) {
+        updateProduct(storeId: $storeId, id: $id, input: $input, expectedVersion: $expectedVersion) { ...RestProduct }
+      }`),
+    variables: (r) => {
+      const body = requireObject(r.body);
+      const expected = expectedVersion(r, body);
+      const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY.includes(k)));
+      return { storeId: r.params.storeId, id: r.params.productId, input: camelizeKeys(writable), expectedVersion: expected };
+    },
+    respond: (data) => productResponse(data.updateProduct),
+  },
+  {
+    method: 'DELETE',
+    path: `${BASE}/products/:productId`,
+    operationId: 'deleteProduct',
+    summary: 'Delete a product with its variants, SEO record and images',
+    auth: 'dashboard',
+    operation: `mutation DeleteProduct($storeId: ID!, $id: ID!) { deleteProduct(storeId: $storeId, id: $id) { id } }`,
+    variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
+    respond: () => ({ status: 204 }),
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/products/:productId/publish`,
+    operationId: 'publishProduct',
+    summary: 'Publish a product (status active)',
+    auth: 'dashboard',
+    operation: withFragment(`
+      mutation PublishProduct($storeId: ID!, $id: ID!) { publishProduct(storeId: $storeId, id: $id) { ...RestProduct } }`),
+    variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
+    respond: (data) => productResponse(data.publishProduct),
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/products/:productId/unpublish`,
+    operationId: 'unpublishProduct',
+    summary: 'Unpublish a product (status draft)',
+    auth: 'dashboard',
+    operation: withFragment(`
+      mutation UnpublishProduct($storeId: ID!, $id: ID!) { unpublishProduct(storeId: $storeId, id: $id) { ...RestProduct } }`),
+    variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
+    respond: (data) => productResponse(data.unpublishProduct),
+  },
+];

@@ -1,0 +1,48 @@
+import { AppError } from '../errors';
+
+const fieldError = (field: string, message: string) =>
+  new AppError('validation_failed', `${field}: ${message}`, { errors: [{ field, code: 'invalid_parameter', message }] });
+
+/** Optional integer query parameter; anything but digits is a 422 naming the parameter. */
+export function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d{1,9}$/.test(v)) throw fieldError(name, 'must be an integer');
+  return Number(v);
+}
+
+/** Optional boolean query parameter: exactly `true` or `false`. */
+export function boolParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (v !== 'true' && v !== 'false') throw fieldError(name, 'must be true or false');
+  return v === 'true';
+}
+
+export function enumParam<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!(allowed as readonly string[]).includes(v)) throw fieldError(name, `must be one of ${allowed.join(', ')}`);
+  return v as T;
+}
+
+/** Comma-separated list (`tags=a,b`); repeated parameters are merged too. */
+export function listParam(q: URLSearchParams, name: string): string[] | undefined {
+  const values = q.getAll(name).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  return values.length ? values : undefined;
+}
+
+/** RFC 8288 Link header for a page-based list. */
+export function paginationLinks(baseUrl: string, path: string, query: URLSearchParams, page: number, totalPages: number): string {
+  const link = (p: number, rel: string) => {
+    const q = new URLSearchParams(query);
+    q.set('page', String(p));
+    return `<${baseUrl}${path}?${q.toString()}>; rel="${rel}"`;
+  };
+  const last = Math.max(totalPages, 1);
+  const links = [link(1, 'first')];
+  if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'));
+  if (page < totalPages) links.push(link(page + 1, 'next'));
+  links.push(link(last, 'last'));
+  return links.join(', ');
+}

@@ -1,0 +1,82 @@
+import type { ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
+import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../errors';
+
+const TITLES: Partial<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Content Too Large', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+
+export interface Problem {
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  extra?: Record<string, unknown>;
+}
+
+/** Any error (AppError, a GraphQL error wrapping one, or an unexpected one) as a problem; unexpected ones are masked. */
+export function toProblem(err: unknown): Problem {
+  const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
+  if (original instanceof AppError) {
+    return {
+      status: original.status,
+      code: original.code,
+      detail: original.message,
+      errors: original.errors?.map((e) => ({ ...e, field: e.field.split('.').map(camelToSnake).join('.') })),
+      headers: original.headers,
+      extra: original.details,
+    };
+  }
+  if (original instanceof GraphQLError) return fromGraphQLValidation(original);
+  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+}
+
+/** Input coercion errors ("Variable "$input" got invalid value … at "input.price"") become 422 field errors. */
+function fromGraphQLValidation(err: GraphQLError): Problem {
+  const m = /Variable "\$(\w+)" got invalid value .*?(?: at "([\w.[\]]+)")?; (.*)$/s.exec(err.message);
+  if (m) {
+    const path = (m[2] ?? m[1]).replace(/\[(\d+)\]/g, '.$1').split('.');
+    const field = (path[0] === 'input' && path.length > 1 ? path.slice(1) : path).map(camelToSnake).join('.');
+    const message = m[3].replace(/\.$/, '');
+    return { status: 422, code: 'validation_failed', detail: `${field}: ${message}`, errors: [{ field, code: 'invalid_type', message }] };
+  }
+  const missing = /Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)/.exec(err.message);
+  if (missing) {
+    const field = camelToSnake(missing[1]);
+    return { status: 422, code: 'validation_failed', detail: `${field}: is required`, errors: [{ field, code: 'required', message: 'is required' }] };
+  }
+  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+}
+
+export function problemStatus(code: ErrorCode) {
+  return STATUS_BY_CODE[code];
+}
+
+/** Writes an RFC 9457 problem document. */
+export function sendProblem(res: ServerResponse, p: Problem, requestId: string): void {
+  const body = {
+    type: `https://docs.store-catalog.dev/errors/${p.code}`,
+    title: TITLES[p.status] ?? 'Error',
+    status: p.status,
+    detail: p.detail,
+    code: p.code,
+    ...(p.errors?.length ? { errors: p.errors } : {}),
+    ...(p.extra ?? {}),
+    request_id: requestId,
+  };
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [k, v] of Object.entries(p.headers ?? {})) res.setHeader(k, v);
+  res.statusCode = p.status;
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { db, Prisma } from '../db/client';
+import { AppError } from '../errors';
+import { parseInput } from './validation';
+
+export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export const ProductFilterInput = z.object({
+  search: z.string().trim().max(200).optional(),
+  category: z.string().trim().min(1).max(128).optional(),
+  tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+  isActive: z.boolean().optional(),
+  lowStock: z.boolean().optional(),
+  /** Public storefront lists pass 'active' only. */
+  status: z.enum(['active', 'draft', 'archived']).optional(),
+});
+export type ProductFilter = z.input<typeof ProductFilterInput>;
+
+const PageInput = z.object({
+  page: z.number().int().min(1, 'must be >= 1').max(1_000_000).default(1),
+  perPage: z.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20),
+});
+
+const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {
+  created_at: { col: 'created_at', dir: 'ASC' },
+  '-created_at': { col: 'created_at', dir: 'DESC' },
+  name: { col: 'name', dir: 'ASC' },
+  '-name': { col: 'name', dir: 'DESC' },
+  price: { col: 'price', dir: 'ASC' },
+  '-price': { col: 'price', dir: 'DESC' },
+  inventory_quantity: { col: 'inventory_quantity', dir: 'ASC' },
+  '-inventory_quantity': { col: 'inventory_quantity', dir: 'DESC' },
+};
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/** The WHERE clause of a product list: every filter maps to an indexed predicate. */
+function whereSql(storeId: string, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid`];
+  const terms = searchTerms(f.search);
+  for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
+  if (f.category) {
+    parts.push(Prisma.sql`p.id IN (SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
+      WHERE c.store_id = ${storeId}::uuid AND c.slug = ${f.category})`);
+  }
+  if (f.tags?.length) parts.push(Prisma.sql`p.tags && ${f.tags}::text[]`);
+  if (f.isActive === true) parts.push(Prisma.sql`p.status = 'active'`);
+  if (f.isActive === false) parts.push(Prisma.sql`p.status <> 'active'`);
+  if (f.status) parts.push(Prisma.sql`p.status = ${f.status}::"ProductStatus"`);
+  if (f.lowStock === true) parts.push(Prisma.sql`p.low_stock`);
+  if (f.lowStock === false) parts.push(Prisma.sql`NOT p.low_stock`);
+  return Prisma.join(parts, ' AND ');
+}
+
+function searchTerms(search: string | undefined): string[] {
+  return (search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
+}
+
+/**
+ * ORDER BY: an explicit sort wins; a search without one ranks best matches
+ * first (exact name, name prefix, then trigram word similarity); otherwise newest first.
+ */
+function orderSql(sort: ProductSort | undefined, search: string | undefined): Prisma.Sql {
+  const q = searchTerms(search).join(' ');
+  if (!sort && q) {
+    return Prisma.sql`(lower(p.name) = ${q}) DESC, (lower(p.name) LIKE ${escapeLike(q) + '%'}) DESC,
+      word_similarity(${q}, p.search_text) DESC, p.created_at DESC, p.id DESC`;
+  }
+  const { col, dir } = SORT_SQL[sort ?? '-created_at'];
+  return Prisma.raw(`p.${col} ${dir}, p.id ${dir}`);
+}
+
+export interface PageResult {
+  ids: string[];
+  page: number;
+  perPage: number;
+  total: number;
+}
+
+/** One SQL statement: the ids of the page in order plus the total count of matches. */
+export async function listProductIds(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
+  const filter = parseInput(ProductFilterInput, filterInput);
+  const { page, perPage } = parseInput(PageInput, paging);
+  const rows = await db().$queryRaw<{ id: string; total: bigint }[]>`
+    SELECT p.id::text AS id, count(*) OVER () AS total FROM products p
+    WHERE ${whereSql(storeId, filter)}
+    ORDER BY ${orderSql(sort, filter.search)}
+    LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && page > 1) {
+    const [c] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM products p WHERE ${whereSql(storeId, filter)}`;
+    total = Number(c.n);
+  }
+  return { ids: rows.map((r) => r.id), page, perPage, total };
+}
+
+/** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */
+export async function listProductIdsAfter(
+  storeId: string,
+  filterInput: ProductFilter,
+  args: { first?: number | null; after?: string | null },
+  sort?: ProductSort,
+): Promise<{ ids: string[]; cursors: string[]; hasNextPage: boolean }> {
+  const filter = parseInput(ProductFilterInput, filterInput);
+  const first = args.first ?? 20;
+  if (!Number.isInteger(first) || first < 1 || first > 100) {
+    throw new AppError('validation_failed', 'first must be between 1 and 100', { errors: [{ field: 'first', code: 'too_big', message: 'must be between 1 and 100' }] });
+  }
+  // Relevance has no stable keyset; a search without an explicit sort pages by created_at like the default.
+  const { col, dir } = SORT_SQL[sort ?? '-created_at'];
+  const conds: Prisma.Sql[] = [whereSql(storeId, filter)];
+  if (args.after) {
+    const [value, id] = decodeCursor(args.after);
+    const op = dir === 'DESC' ? '<' : '>';
+    const cast = col === 'created_at' ? '::timestamptz' : col === 'price' ? '::numeric' : col === 'inventory_quantity' ? '::int' : '::text';
+    conds.push(Prisma.sql`(${Prisma.raw(`p.${col}`)}, p.id) ${Prisma.raw(op)} (${value}${Prisma.raw(cast)}, ${id}::uuid)`);
+  }
+  const rows = await db().$queryRaw<{ id: string; v: string }[]>`
+    SELECT p.id::text AS id, ${Prisma.raw(col === 'created_at' ? `to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : `p.${col}::text`)} AS v
+    FROM products p WHERE ${Prisma.join(conds, ' AND ')}
+    ORDER BY ${Prisma.raw(`p.${col} ${dir}, p.id ${dir}`)} LIMIT ${first + 1}`;
+  const page = rows.slice(0, first);
+  return { ids: page.map((r) => r.id), cursors: page.map((r) => encodeCursor(r.v, r.id)), hasNextPage: rows.length > first };
+}
+
+const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && /^[0-9a-f-]{36}$/i.test(v[1])) return v as [string, string];
+  } catch {
+    /* fall through */
+  }
+  throw new AppError('validation_failed', 'after is not a cursor returned by this list', {
+    errors: [{ field: 'after', code: 'invalid_cursor', message: 'not a valid cursor' }],
+  });
+}
+
+/** Loads full rows for ids (one statement) and returns them in the order of ids. */
+export async function productsByIds<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ids: string[], query: Q) {
+  if (!ids.length) return [];
+  const rows = await db().product.findMany({ ...query, where: { id: { in: ids } } });
+  const byId = new Map(rows.map((r) => [(r as { id: string }).id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
+}
