@@ -112,7 +112,9 @@ export function createApp(config: Config, opts: { log?: Logger } = {}): App {
             maxFiles: 10,
           });
         }
-        return void (await yoga.handleNodeRequestAndResponse(req, res, { ctx }));
+        // requestListener writes the response itself; extra arguments become the server context.
+        await (yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: Context }) => Promise<void>)(req, res, { ctx });
+        return;
       }
       if (path.startsWith('/api/')) {
         const ctx = await buildContext(req, requestId, reqLog);

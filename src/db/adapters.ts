@@ -23,11 +23,50 @@ export function pgliteAdapterFactory(pg: PGlite): SqlMigrationAwareDriverAdapter
   return {
     provider: base.provider,
     adapterName: base.adapterName,
-    connect: () => base.connect(),
-    connectToShadowDb: async (): Promise<SqlDriverAdapter> => new PrismaPGlite(await openPGlite()).connect(),
+    connect: async () => withAwaitedScripts(await base.connect(), pg),
+    connectToShadowDb: async (): Promise<SqlDriverAdapter> => {
+      const shadow = await openPGlite();
+      const adapter = withAwaitedScripts(await new PrismaPGlite(shadow).connect(), shadow);
+      return Object.assign(adapter, { dispose: () => shadow.close() });
+    },
   };
 }
 
-export function postgresAdapterFactory(url: string, poolSize = 10) {
-  return new PrismaPg({ connectionString: url, max: poolSize });
+/**
+ * pglite-prisma-adapter 0.7 fires `exec(script)` without awaiting it, so a
+ * failing migration script was recorded as applied. Await it, so the schema
+ * engine sees the error (the script runs as one implicit transaction, as with
+ * a PostgreSQL simple query, so nothing of a failed migration remains).
+ */
+function withAwaitedScripts(adapter: SqlDriverAdapter, pg: PGlite): SqlDriverAdapter {
+  adapter.executeScript = async (script: string) => {
+    await pg.exec(script);
+  };
+  return adapter;
+}
+
+/**
+ * @prisma/adapter-pg 7.10 runs a migration script by splitting it on ';' and
+ * sending the pieces one by one, so a failing migration stays half-applied
+ * (and a ';' inside a string or function body breaks it). Send the whole
+ * script as one simple query instead: PostgreSQL runs it as one implicit
+ * transaction, exactly like the native engine and psql -1.
+ */
+function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const pool = (adapter as { underlyingDriver?: () => unknown }).underlyingDriver?.() as { query(sql: string): Promise<unknown> } | undefined;
+  if (!pool) return adapter;
+  adapter.executeScript = async (script: string) => {
+    await pool.query(script);
+  };
+  return adapter;
+}
+
+export function postgresAdapterFactory(url: string, poolSize = 10): SqlMigrationAwareDriverAdapterFactory {
+  const base = new PrismaPg({ connectionString: url, max: poolSize });
+  return {
+    provider: base.provider,
+    adapterName: base.adapterName,
+    connect: async () => withWholeScripts(await base.connect()),
+    connectToShadowDb: async () => withWholeScripts(await base.connectToShadowDb()),
+  };
 }

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { createSchemaEngine } from './schemaEngine';
 
 export const PRISMA_DIR = path.resolve(__dirname, '../../prisma');
@@ -8,6 +8,45 @@ export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
 
 const filters = { externalTables: [], externalEnums: [] };
+
+/**
+ * Wraps an adapter factory so that every connection the schema engine opens
+ * (including the shadow database) is disposed when the engine is done; the
+ * engine itself never closes them, which would leave a pool holding the database.
+ */
+function tracked(factory: SqlMigrationAwareDriverAdapterFactory) {
+  const opened: SqlDriverAdapter[] = [];
+  const failures: string[] = [];
+  const keep = <T extends SqlDriverAdapter>(a: T) => {
+    opened.push(a);
+    // The engine reports script failures as an opaque "external connector error"; keep the database's own message.
+    const run = a.executeScript.bind(a);
+    a.executeScript = async (script: string) => {
+      try {
+        await run(script);
+      } catch (e) {
+        failures.push(databaseMessage(e));
+        throw e;
+      }
+    };
+    return a;
+  };
+  const wrapped: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => keep(await factory.connect()),
+    connectToShadowDb: async () => keep(await factory.connectToShadowDb()),
+  };
+  const disposeAll = async () => {
+    await Promise.all(opened.splice(0).map((a) => a.dispose().catch(() => {})));
+  };
+  return { wrapped, disposeAll, failures };
+}
+
+function databaseMessage(e: unknown): string {
+  const cause = (e as { cause?: { message?: string; originalMessage?: string } }).cause;
+  return cause?.originalMessage ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
+}
 
 /** The standard `prisma/migrations` folder as the schema engine's MigrationList. */
 export async function readMigrationsList(migrationsDir = MIGRATIONS_DIR) {
@@ -17,7 +56,7 @@ export async function readMigrationsList(migrationsDir = MIGRATIONS_DIR) {
   const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const migrationDirectories = await Promise.all(
     dirs.map(async (name) => ({
-      path: path.join(migrationsDir, name),
+      path: name,
       migrationFile: {
         path: 'migration.sql',
         content: { tag: 'ok', value: await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8') },
@@ -26,7 +65,7 @@ export async function readMigrationsList(migrationsDir = MIGRATIONS_DIR) {
   );
   return {
     baseDir: migrationsDir,
-    lockfile: { path: lockPath, content: lockContent },
+    lockfile: { path: 'migration_lock.toml', content: lockContent },
     shadowDbInitScript: '',
     migrationDirectories,
   };
@@ -43,15 +82,23 @@ export async function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   opts: { migrationsDir?: string; schemaPath?: string } = {},
 ): Promise<string[]> {
-  const engine = await createSchemaEngine(opts.schemaPath ?? SCHEMA_PATH, adapterFactory);
+  const { wrapped, disposeAll, failures } = tracked(adapterFactory);
+  const engine = await createSchemaEngine(opts.schemaPath ?? SCHEMA_PATH, wrapped);
   try {
     const migrationsList = await readMigrationsList(opts.migrationsDir);
     const out = (await engine.applyMigrations({ migrationsList, filters } as never)) as { appliedMigrationNames: string[] };
     return out.appliedMigrationNames;
   } catch (e) {
-    throw new MigrationError(`Migration failed: ${describeEngineError(e)}`, { cause: e });
+    const text = describeEngineError(e);
+    const name = /migration_name="([^"]+)"/.exec(text)?.[1];
+    const reason = failures.at(-1) ?? text;
+    throw new MigrationError(
+      name ? `Migration ${name} failed and was rolled back: ${reason}` : `Migrations could not be applied: ${reason}`,
+      { cause: e },
+    );
   } finally {
     engine.free();
+    await disposeAll();
   }
 }
 
@@ -61,7 +108,8 @@ export async function diffSchemaAgainstMigrations(
   opts: { migrationsDir?: string; schemaPath?: string } = {},
 ): Promise<string> {
   const schemaPath = opts.schemaPath ?? SCHEMA_PATH;
-  const engine = await createSchemaEngine(schemaPath, adapterFactory);
+  const { wrapped, disposeAll } = tracked(adapterFactory);
+  const engine = await createSchemaEngine(schemaPath, wrapped);
   try {
     const from = { tag: 'migrations', ...(await readMigrationsList(opts.migrationsDir)) };
     const to = { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: await readFile(schemaPath, 'utf8') }] };
@@ -72,6 +120,7 @@ export async function diffSchemaAgainstMigrations(
     return res.exitCode === 2 ? (res.stdout ?? '') : '';
   } finally {
     engine.free();
+    await disposeAll();
   }
 }
 

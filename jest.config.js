@@ -1,0 +1,20 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        // Keep import() as a real dynamic import: the wasm schema engine is ESM only.
+        module: { type: 'commonjs', ignoreDynamic: true },
+      },
+    ],
+  },
+  globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
+  testTimeout: 30_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,84 @@
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
+import { applyMigrations, diffSchemaAgainstMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/db/migrate';
+import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from '../helpers/templates';
+
+/** A fresh, empty database of the kind under test, with a raw query function. */
+async function emptyDatabase() {
+  const url = testDatabaseUrl();
+  if (url) {
+    const name = `catalog_mig_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    await adminQuery(url, `CREATE DATABASE ${name}`);
+    const dbUrl = withDatabase(url, name);
+    const client = new Client({ connectionString: dbUrl });
+    await client.connect();
+    return {
+      factory: () => postgresAdapterFactory(dbUrl, 2),
+      query: async (sql: string) => (await client.query(sql)).rows,
+      close: async () => {
+        await client.end();
+        await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  }
+  const pg = await openPGlite();
+  return {
+    factory: () => pgliteAdapterFactory(pg),
+    query: async (sql: string) => (await pg.query(sql)).rows as Record<string, unknown>[],
+    close: () => pg.close(),
+  };
+}
+
+describe('migration runner (wasm schema engine)', () => {
+  it('applies the history, records it, and is a no-op when run again', async () => {
+    const d = await emptyDatabase();
+    try {
+      const first = await applyMigrations(d.factory());
+      expect(first.length).toBeGreaterThan(0);
+      const recorded = await d.query('SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name');
+      expect(recorded.map((r) => r.migration_name)).toEqual(first);
+      expect(recorded.every((r) => r.finished_at)).toBe(true);
+      const tables = await d.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
+      expect(tables.map((r) => r.table_name)).toEqual(expect.arrayContaining(['products', 'api_keys', 'oauth_tokens', 'variants']));
+
+      expect(await applyMigrations(d.factory())).toEqual([]);
+      expect(await d.query('SELECT count(*)::int AS n FROM _prisma_migrations')).toEqual([{ n: first.length }]);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('reports a failing migration clearly and leaves nothing of it applied', async () => {
+    const d = await emptyDatabase();
+    const dir = newTempDir('catalog-migrations-');
+    cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+    const bad = path.join(dir, '29990101000000_broken');
+    mkdirSync(bad);
+    // The first statement would succeed on its own; the second fails, so the whole migration must roll back.
+    writeFileSync(path.join(bad, 'migration.sql'), 'CREATE TABLE half_applied (id int);\nALTER TABLE no_such_table ADD COLUMN x int;\n');
+    try {
+      const first = applyMigrations(d.factory(), { migrationsDir: dir });
+      await expect(first).rejects.toThrow(MigrationError);
+      await expect(first).rejects.toThrow(/^Migration 29990101000000_broken failed and was rolled back: relation "no_such_table" does not exist$/);
+      // Re-running refuses to continue past the recorded failure, and says which migration it is.
+      await expect(applyMigrations(d.factory(), { migrationsDir: dir })).rejects.toThrow(/`29990101000000_broken` migration .* failed/);
+      const leftovers = await d.query(`SELECT table_name FROM information_schema.tables WHERE table_name = 'half_applied'`);
+      expect(leftovers).toEqual([]);
+      // Earlier, good migrations stay applied.
+      expect((await d.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'products'`))[0].n).toBe(1);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('schema.prisma and the committed migrations agree (no pending schema change)', async () => {
+    const pg = await openPGlite();
+    try {
+      expect((await diffSchemaAgainstMigrations(pgliteAdapterFactory(pg))).trim()).toBe('');
+    } finally {
+      await pg.close();
+    }
+  });
+});

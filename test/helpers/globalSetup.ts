@@ -1,0 +1,30 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
+import { applyMigrations } from '../../src/db/migrate';
+import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from './templates';
+
+/**
+ * Migrates once into a template that every test file copies: a PGlite data-dir
+ * dump, or a PostgreSQL template database when DATABASE_URL is set.
+ */
+export default async function globalSetup() {
+  const TEMPLATE_STATE = path.join(newTempDir('catalog-test-'), 'template.json');
+  process.env.CATALOG_TEST_TEMPLATE = TEMPLATE_STATE;
+  const url = testDatabaseUrl();
+  if (url) {
+    const name = `catalog_tpl_${process.pid}_${Date.now()}`;
+    await adminQuery(url, `CREATE DATABASE ${name}`);
+    const factory = postgresAdapterFactory(withDatabase(url, name), 2);
+    await applyMigrations(factory);
+    writeFileSync(TEMPLATE_STATE, JSON.stringify({ kind: 'postgres', template: name }));
+  } else {
+    const pg = await openPGlite();
+    await applyMigrations(pgliteAdapterFactory(pg));
+    const dump = await pg.dumpDataDir('none');
+    await pg.close();
+    const file = `${TEMPLATE_STATE}.tar`;
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    writeFileSync(TEMPLATE_STATE, JSON.stringify({ kind: 'pglite', dump: file }));
+  }
+}

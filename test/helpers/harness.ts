@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import pino from 'pino';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openPGlite } from '../../src/db/adapters';
+import { type Database, openDatabase } from '../../src/db/client';
+import { adminQuery, newTempDir, templateStatePath, testDatabaseUrl, withDatabase } from './templates';
+
+void PGlite;
+
+/** A fresh database for this test file, copied from the migrated template (PGlite dump or PostgreSQL TEMPLATE). */
+export async function openTestDatabase(): Promise<Database & { dropDatabase: () => Promise<void> }> {
+  const state = JSON.parse(readFileSync(templateStatePath(), 'utf8'));
+  if (state.kind === 'postgres') {
+    const url = testDatabaseUrl()!;
+    const name = `catalog_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await adminQuery(url, `CREATE DATABASE ${name} TEMPLATE ${state.template}`);
+    const database = await openDatabase({ kind: 'postgres', url: withDatabase(url, name), poolSize: 5 }, { migrate: false });
+    return { ...database, dropDatabase: () => adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  }
+  const blob = new Blob([readFileSync(state.dump)]);
+  const pglite = await openPGlite({ loadDataDir: blob });
+  const database = await openDatabase({ kind: 'pglite-instance', pglite }, { migrate: false });
+  return { ...database, dropDatabase: async () => {} };
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  config: Config;
+  database: Database;
+  /** fetch against the server with JSON conveniences. */
+  request: (method: string, path: string, opts?: RequestOptions) => Promise<TestResponse>;
+  /** POST /graphql. */
+  graphql: (query: string, variables?: Record<string, unknown>, opts?: RequestOptions) => Promise<TestResponse>;
+  close: () => Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: BodyInit;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** Starts the real handler on an ephemeral port over a fresh database. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
+  const app = createApp(config, { log: pino({ level: 'silent' }) });
+  const server: Server = createServer((req, res) => void app.handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: BodyInit | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    url,
+    app,
+    config,
+    database,
+    request,
+    graphql: (query, variables, opts = {}) => request('POST', '/graphql', { ...opts, body: { query, variables } }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+      await database.close();
+      await database.dropDatabase();
+    },
+  };
+}

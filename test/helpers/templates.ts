@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/** Where globalSetup leaves the migrated template, for every test file to copy. */
+export function templateStatePath(): string {
+  const p = process.env.CATALOG_TEST_TEMPLATE;
+  if (!p) throw new Error('CATALOG_TEST_TEMPLATE is not set: run the tests through jest (globalSetup creates the template)');
+  return p;
+}
+
+export const testDatabaseUrl = () => process.env.DATABASE_URL;
+
+/** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE). */
+export async function adminQuery(url: string, sql: string) {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export function withDatabase(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export const newTempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
