@@ -17,4 +17,6 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
+  // PGlite's wasm runtime and fetch's keep-alive pool can hold the event loop after the last test; never let that hang CI.
+  forceExit: true,
 };

@@ -14,24 +14,35 @@ import { schema } from './graphql/schema';
 import { merchantProductRoutes } from './rest/merchant';
 import { sendProblem, toProblem } from './rest/problem';
 import { handleRest } from './rest/handler';
+import { catalogExtrasRoutes } from './rest/catalogExtras';
+import { imageRoutes } from './rest/images';
+import { handleOAuth, isOAuthPath } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
 import { openApiDocument } from './rest/openapi';
+import { publicRoutes } from './rest/public';
+import { createPublicApi, isPublicApiPath } from './publicApi';
+import { storageFor } from './storage';
+import { serveUpload } from './storage/serve';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   log: Logger;
   close: () => Promise<void>;
+  /** Resolves once background work started by requests (api key last_used_at writes) has finished. */
+  settle: () => Promise<void>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Builds the service's request handler. It never listens: src/server.ts (or a test) does. */
-export function createApp(config: Config, opts: { log?: Logger } = {}): App {
+/** `now` is the clock credential expiry and rate limiting use; tests pass a controllable one. */
+export function createApp(config: Config, opts: { log?: Logger; now?: () => Date } = {}): App {
   const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
   const routes = compileRoutes(schema, restRoutes);
   const openapi = JSON.stringify(openApiDocument(restRoutes));
+  const publicApi = createPublicApi(config, log, opts.now ?? (() => new Date()));
 
   const yoga = createYoga<{ ctx: Context }>({
     schema,
@@ -46,7 +57,8 @@ export function createApp(config: Config, opts: { log?: Logger } = {}): App {
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
-        if (error instanceof GraphQLError && !error.originalError) return error;
+        // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show.
+        if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
         log.error({ err: original }, 'unexpected GraphQL error');
         const masked = defaultMaskError(error, message, isDev) as GraphQLError;
         return new GraphQLError(masked.message, { nodes: masked.nodes, path: masked.path, extensions: { ...masked.extensions, code: 'internal_error' } });
@@ -93,6 +105,7 @@ export function createApp(config: Config, opts: { log?: Logger } = {}): App {
         res.end(openapi);
         return;
       }
+      if (path.startsWith('/uploads/')) return await serveUpload(req, res, path.slice('/uploads/'.length), storageFor(config));
       if (path === '/') {
         res.statusCode = 302;
         res.setHeader('Location', '/graphql');
@@ -108,13 +121,26 @@ export function createApp(config: Config, opts: { log?: Logger } = {}): App {
         }
         if ((req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
           (req as IncomingMessage & { body?: unknown }).body = await processRequest(req, res, {
-            maxFileSize: config.upload.maxBytes,
+            // busboy flags a file that merely reaches the limit as truncated; one byte more keeps maxBytes itself allowed.
+            maxFileSize: config.upload.maxBytes + 1,
             maxFiles: 10,
           });
         }
         // requestListener writes the response itself; extra arguments become the server context.
         await (yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: Context }) => Promise<void>)(req, res, { ctx });
+        // An upload no resolver read (the mutation was refused, say) would stall the connection: discard the rest.
+        if (!req.complete) {
+          req.unpipe();
+          req.resume();
+        }
         return;
+      }
+      if (isOAuthPath(path)) return await handleOAuth(req, res, url, { config, requestId, log: reqLog, baseUrl: baseUrlOf(req, config) });
+      if (isPublicApiPath(path)) {
+        if (publicApi.cors(req, res)) return;
+        const auth = await publicApi.authenticate(req, res, url);
+        const ctx: Context = { requestId, config, log: reqLog, baseUrl: baseUrlOf(req, config), viewer: null, ...auth };
+        return await handleRest(schema, routes, req, res, url, ctx);
       }
       if (path.startsWith('/api/')) {
         const ctx = await buildContext(req, requestId, reqLog);
@@ -133,7 +159,7 @@ export function createApp(config: Config, opts: { log?: Logger } = {}): App {
     }
   }
 
-  return { handler, log, close: async () => {} };
+  return { handler, log, close: () => publicApi.close(), settle: () => publicApi.settle() };
 }
 
 function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {

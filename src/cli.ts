@@ -3,12 +3,14 @@
  * database (DATABASE_URL or the embedded PGlite). Prints JSON results.
  */
 import { type CliCommand, CliError, parseFlags } from './cli/args';
+import { apiKeyCommands } from './cli/apiKeys';
+import { oauthCommands } from './cli/oauth';
 import { storeCommands } from './cli/stores';
 import { ConfigError, loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
 import { AppError } from './errors';
 
-const commands: CliCommand[] = [...storeCommands];
+const commands: CliCommand[] = [...storeCommands, ...apiKeyCommands, ...oauthCommands];
 
 function usage(): string {
   return ['usage: npm run cli -- <command> [flags]', '', ...commands.map((c) => `  ${c.name.padEnd(20)} ${c.usage}`)].join('\n');

@@ -24,6 +24,11 @@ const EnvSchema = z.object({
   OAUTH_ENABLED: bool.default(false),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().positive().default(25),
+  /** Token-bucket capacity (requests a client may send at once); defaults to one second's worth. */
+  RATE_LIMIT_LIVE_BURST: z.coerce.number().int().positive().optional(),
+  RATE_LIMIT_TEST_BURST: z.coerce.number().int().positive().optional(),
+  /** Prefix of the rate-limit keys in Redis, so several deployments (or test runs) can share one server. */
+  RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('svc:ratelimit:'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
   AI_BASE_URL: z.string().url().optional(),
@@ -56,12 +61,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const),
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
+    /** Uploads wait here while they are checked and re-encoded; each file is removed when its request ends. */
+    tmpDir: path.join(dataDir, 'tmp'),
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,
     redisUrl: e.REDIS_URL,
     oauthEnabled: e.OAUTH_ENABLED,
-    rateLimit: { live: e.RATE_LIMIT_LIVE_PER_SECOND, test: e.RATE_LIMIT_TEST_PER_SECOND },
+    rateLimit: {
+      live: { perSecond: e.RATE_LIMIT_LIVE_PER_SECOND, burst: e.RATE_LIMIT_LIVE_BURST ?? Math.max(1, Math.ceil(e.RATE_LIMIT_LIVE_PER_SECOND)) },
+      test: { perSecond: e.RATE_LIMIT_TEST_PER_SECOND, burst: e.RATE_LIMIT_TEST_BURST ?? Math.max(1, Math.ceil(e.RATE_LIMIT_TEST_PER_SECOND)) },
+      redisPrefix: e.RATE_LIMIT_REDIS_PREFIX,
+    },
     upload: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS },
     ai: e.AI_BASE_URL
       ? { kind: 'openai' as const, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? 'none', model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS }

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { createSchemaEngine } from './schemaEngine';
 
-export const PRISMA_DIR = path.resolve(__dirname, '../../prisma');
+/** The project's prisma/ folder, seen from src/db (tsx, jest) or dist/src/db (the production build). */
+export const PRISMA_DIR =
+  ['../../prisma', '../../../prisma'].map((p) => path.resolve(__dirname, p)).find((d) => existsSync(path.join(d, 'schema.prisma'))) ??
+  path.resolve(__dirname, '../../prisma');
 export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
 
@@ -82,10 +86,11 @@ export async function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   opts: { migrationsDir?: string; schemaPath?: string } = {},
 ): Promise<string[]> {
+  const migrationsList = await readMigrationsList(opts.migrationsDir);
+  if (await allRecordedAsApplied(adapterFactory, migrationsList.migrationDirectories.map((d) => d.path))) return [];
   const { wrapped, disposeAll, failures } = tracked(adapterFactory);
   const engine = await createSchemaEngine(opts.schemaPath ?? SCHEMA_PATH, wrapped);
   try {
-    const migrationsList = await readMigrationsList(opts.migrationsDir);
     const out = (await engine.applyMigrations({ migrationsList, filters } as never)) as { appliedMigrationNames: string[] };
     return out.appliedMigrationNames;
   } catch (e) {
@@ -99,6 +104,29 @@ export async function applyMigrations(
   } finally {
     engine.free();
     await disposeAll();
+  }
+}
+
+/**
+ * Fast path for every start after the first: when `_prisma_migrations` already
+ * records each local migration as finished (and none as failed), there is
+ * nothing to do and the wasm engine (a second or two to load) is not started.
+ */
+async function allRecordedAsApplied(factory: SqlMigrationAwareDriverAdapterFactory, names: string[]): Promise<boolean> {
+  const adapter = await factory.connect();
+  try {
+    const exists = await adapter.queryRaw({ sql: `SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present`, args: [], argTypes: [] });
+    if (!exists.rows[0]?.[0]) return false;
+    const rows = await adapter.queryRaw({
+      sql: 'SELECT migration_name, finished_at IS NOT NULL AS finished FROM _prisma_migrations WHERE rolled_back_at IS NULL',
+      args: [],
+      argTypes: [],
+    });
+    if (rows.rows.some((r) => !r[1])) return false; // a failed migration: let the engine report it
+    const applied = new Set(rows.rows.map((r) => r[0] as string));
+    return names.every((n) => applied.has(n));
+  } finally {
+    await adapter.dispose();
   }
 }
 

@@ -1,10 +1,11 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
-import { hasScope, type Scope } from '../auth/credentials';
+import { bearerChallenge } from '../auth/apiKeys';
+import { hasScope, type Scope, SCOPES } from '../auth/credentials';
 import { hasStorePermission, type Permission } from '../auth/permissions';
 import type { Context } from '../context';
 import { db } from '../db/client';
@@ -48,13 +49,27 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (ctx.viewer) return new AppError('forbidden', 'You do not have permission to perform this action');
-      if (ctx.credential) return new AppError('insufficient_scope', `This credential lacks the required scope (${result.message})`);
+      if (ctx.credential) {
+        const failed = apiScopesOf(result.failure);
+        const scopes = SCOPES.filter((s) => failed.includes(s));
+        return new AppError('insufficient_scope', `This credential lacks the required scope: ${scopes.join(' or ') || result.message}`, {
+          details: { required_scope: scopes[0], required_scopes: scopes },
+          headers: { 'WWW-Authenticate': bearerChallenge('insufficient_scope', undefined, scopes.join(' ')) },
+        });
+      }
       return new AppError('unauthenticated', 'Authentication required: send Authorization: Bearer <token>', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
     },
   },
 });
+
+/** The apiScope parameters a failed check asked for (any of them would have passed). */
+function apiScopesOf(f: AuthFailure): string[] {
+  if (f.kind === AuthScopeFailureType.AuthScope) return f.scope === 'apiScope' ? [String(f.parameter)] : [];
+  if (f.kind === AuthScopeFailureType.AnyAuthScopes || f.kind === AuthScopeFailureType.AllAuthScopes) return f.failures.flatMap(apiScopesOf);
+  return [];
+}
 
 builder.queryType({});
 builder.mutationType({});

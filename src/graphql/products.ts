@@ -2,14 +2,16 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context';
 import * as products from '../services/products';
-import { listProductIds, listProductIdsAfter, PRODUCT_SORTS, productsByIds, type ProductFilter } from '../services/productList';
+import { listProductIds, listProductIdsAfter, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { builder } from './builder';
 
-const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
+export const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
+/** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
+export const productSortEnumName = (s: ProductSort) => (s.startsWith('-') ? `${s.slice(1).toUpperCase()}_DESC` : `${s.toUpperCase()}_ASC`);
 const ProductSort = builder.enumType('ProductSort', {
-  values: Object.fromEntries(PRODUCT_SORTS.map((s) => [s.startsWith('-') ? `${s.slice(1).toUpperCase()}_DESC` : `${s.toUpperCase()}_ASC`, { value: s }])),
+  values: Object.fromEntries(PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
 });
 
 export const Product = builder.prismaObject('Product', {
@@ -46,7 +48,7 @@ const ProductFilter = builder.inputType('ProductFilter', {
   }),
 });
 
-const PageMeta = builder.simpleObject('PageMeta', {
+export const PageMeta = builder.simpleObject('PageMeta', {
   fields: (t) => ({
     page: t.int(),
     perPage: t.int(),
@@ -106,7 +108,7 @@ builder.queryFields((t) => ({
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
     resolve: async (_root, args, ctx, info) => {
-      const r = await listProductIdsAfter(args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after }, args.sort ?? undefined);
+      const r = await listProductIdsAfter(args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
       const rows = await productsByIds(r.ids, productQuery(ctx, info, ['edges', 'node']));
       return {
         edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
@@ -141,7 +143,8 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     lowStockThreshold: t.int(),
     status: t.field({ type: ProductStatus, description: 'Defaults to draft' }),
     tags: t.stringList(),
-    categorySlugs: t.stringList({ required: true, description: 'At least one slug of an existing category of the store' }),
+    // Optional in the type so a missing list gets the same `category_required` error as an empty one.
+    categorySlugs: t.stringList({ description: 'Required: at least one slug of an existing category of the store' }),
   }),
 });
 
@@ -158,7 +161,7 @@ const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
   }),
 });
 
-/** GraphQL null means "not sent" for partial updates. */
+/** On create, GraphQL null means "not sent" (the default applies). */
 const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null)) as { [K in keyof T]: Exclude<T[K], null> };
 
 const DeletedProduct = builder.simpleObject('DeletedProduct', { fields: (t) => ({ id: t.id() }) });
@@ -172,7 +175,8 @@ builder.mutationFields((t) => ({
   }),
   updateProduct: t.prismaField({
     type: 'Product',
-    description: 'Partial update. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
+    description:
+      'Partial update: omitted fields are kept; null is rejected. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
     args: {
       storeId: t.arg.id({ required: true }),
       id: t.arg.id({ required: true }),
@@ -180,7 +184,8 @@ builder.mutationFields((t) => ({
       expectedVersion: t.arg.int(),
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => products.updateProduct(args.storeId, args.id, defined(args.input), { expectedVersion: args.expectedVersion }, query),
+    // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
+    resolve: (query, _root, args) => products.updateProduct(args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,

@@ -3,6 +3,13 @@ import { builder } from './builder';
 import './scalars';
 import './users';
 import './products';
+import './variants';
+import './seo';
+import './descriptions';
+import './images';
+import './oauth';
+import './apiKeys';
+import './public';
 
 export const schema = builder.toSchema();
 

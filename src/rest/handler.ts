@@ -3,7 +3,7 @@ import { execute, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context';
 import { AppError } from '../errors';
 import { readJsonBody } from './body';
-import { sendProblem, toProblem } from './problem';
+import { sendProblem, toProblem, toProblemFromMany } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
 
 /**
@@ -32,7 +32,7 @@ export async function handleRest(
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
     const variableValues = await route.variables(r);
     const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
-    if (result.errors?.length) throw result.errors[0];
+    if (result.errors?.length) throw new ExecutionErrors(result.errors);
     const out = route.respond(result.data as Record<string, unknown>, r);
     const status = out.status ?? 200;
     for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
@@ -41,10 +41,18 @@ export async function handleRest(
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.end(method === 'HEAD' ? undefined : JSON.stringify(out.body));
   } catch (err) {
-    const problem = toProblem(err);
+    const problem = err instanceof ExecutionErrors ? toProblemFromMany(err.errors) : toProblem(err);
     if (problem.status >= 500) ctx.log.error({ err }, 'request failed');
+    // Public API bodies always say which mode served them, errors included.
+    if (ctx.mode) problem.extra = { ...problem.extra, livemode: ctx.mode === 'live' };
     sendProblem(res, problem, ctx.requestId);
     // The rest of an unread upload is not worth receiving once we have answered.
     if (!req.complete) req.resume();
+  }
+}
+
+class ExecutionErrors extends Error {
+  constructor(readonly errors: readonly unknown[]) {
+    super('GraphQL execution errors');
   }
 }

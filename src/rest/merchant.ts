@@ -1,7 +1,9 @@
 import { AppError } from '../errors';
-import { PRODUCT_SORTS } from '../services/productList';
+import { productSortEnumName } from '../graphql/products';
+import { PRODUCT_SORTS, type ProductSort } from '../services/productList';
 import { camelizeKeys, requireObject } from './body';
 import { boolParam, enumParam, intParam, listParam, paginationLinks } from './params';
+import { productOpenapi } from './productOpenapi';
 import type { RestRequest, RestRoute } from './routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -14,6 +16,8 @@ export const PRODUCT_FRAGMENT = /* GraphQL */ `
     status is_active: isActive published_at: publishedAt
     category_slugs: categorySlugs tags variants_count: variantsCount
     version created_at: createdAt updated_at: updatedAt
+    images { id url width height mime_type: mimeType size_bytes: sizeBytes sha256 alt position }
+    seo { title description slug canonical_url: canonicalUrl og_image_url: ogImageUrl noindex updated_at: updatedAt }
   }`;
 
 /** Money is a JSON number in REST (GraphQL keeps it an exact string). */
@@ -51,6 +55,9 @@ function expectedVersion(r: RestRequest, body: Record<string, unknown>): number 
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 
+/** REST spells sorts like `-price`; a GraphQL variable carries the enum's name (PRICE_DESC), not its internal value. */
+const sortVariable = (sort: ProductSort | undefined) => (sort ? productSortEnumName(sort) : undefined);
+
 export const merchantProductRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -58,6 +65,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'listProducts',
     summary: 'List products (paged, filterable)',
     auth: 'dashboard',
+    openapi: productOpenapi.listProducts,
     operation: withFragment(`
       query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort) {
         products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
@@ -69,7 +77,7 @@ export const merchantProductRoutes: RestRoute[] = [
       storeId: params.storeId,
       page: intParam(query, 'page'),
       perPage: intParam(query, 'per_page'),
-      sort: enumParam(query, 'sort', PRODUCT_SORTS),
+      sort: sortVariable(enumParam(query, 'sort', PRODUCT_SORTS)),
       filter: {
         search: query.get('search') || undefined,
         category: query.get('category') || undefined,
@@ -93,6 +101,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'getProduct',
     summary: 'Read one product',
     auth: 'dashboard',
+    openapi: productOpenapi.getProduct,
     operation: withFragment(`
       query GetProduct($storeId: ID!, $id: ID!) { product(storeId: $storeId, id: $id) { ...RestProduct } }`),
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
@@ -104,19 +113,15 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'createProduct',
     summary: 'Create a product',
     auth: 'dashboard',
+    openapi: productOpenapi.createProduct,
     operation: withFragment(`
       mutation CreateProduct($storeId: ID!, $input: ProductCreateInput!) {
         createProduct(storeId: $storeId, input: $input) { ...RestProduct }
       }`),
-    variables: ({ params, body }) => {
-      const input = camelizeKeys(requireObject(body)) as Record<string, unknown>;
-      // A missing or empty category list is the spec's own rule, reported as such rather than as a type error.
-      if (input.categorySlugs == null) input.categorySlugs = [];
-      return { storeId: params.storeId, input };
-    },
+    variables: ({ params, body }) => ({ storeId: params.storeId, input: camelizeKeys(requireObject(body)) }),
     respond: (data, r) =>
       productResponse(data.createProduct, 201, {
-        Location: `${r.ctx.baseUrl}${r.req.url!.split('?')[0]}/${data.createProduct.id}`,
+        Location: `${r.ctx.baseUrl}${r.req.url!.split('?')[0].replace(/\/+$/, '')}/${data.createProduct.id}`,
       }),
   },
   {
@@ -125,6 +130,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'updateProduct',
     summary: 'Update a product (partial; If-Match or version guards against lost updates)',
     auth: 'dashboard',
+    openapi: productOpenapi.updateProduct,
     operation: withFragment(`
       mutation UpdateProduct($storeId: ID!, $id: ID!, $input: ProductUpdateInput!, $expectedVersion: Int) {
         updateProduct(storeId: $storeId, id: $id, input: $input, expectedVersion: $expectedVersion) { ...RestProduct }
@@ -143,6 +149,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'deleteProduct',
     summary: 'Delete a product with its variants, SEO record and images',
     auth: 'dashboard',
+    openapi: productOpenapi.deleteProduct,
     operation: `mutation DeleteProduct($storeId: ID!, $id: ID!) { deleteProduct(storeId: $storeId, id: $id) { id } }`,
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
     respond: () => ({ status: 204 }),
@@ -153,6 +160,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'publishProduct',
     summary: 'Publish a product (status active)',
     auth: 'dashboard',
+    openapi: productOpenapi.publishProduct,
     operation: withFragment(`
       mutation PublishProduct($storeId: ID!, $id: ID!) { publishProduct(storeId: $storeId, id: $id) { ...RestProduct } }`),
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
@@ -164,6 +172,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operationId: 'unpublishProduct',
     summary: 'Unpublish a product (status draft)',
     auth: 'dashboard',
+    openapi: productOpenapi.unpublishProduct,
     operation: withFragment(`
       mutation UnpublishProduct($storeId: ID!, $id: ID!) { unpublishProduct(storeId: $storeId, id: $id) { ...RestProduct } }`),
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),

@@ -1,19 +1,73 @@
 import type { RestRoute } from './routes';
 
-const problem = { $ref: '#/components/responses/Problem' };
+type Json = Record<string, unknown>;
+
+/** What a route's `openapi` field may hold. `components` are merged into the document's (identical duplicates allowed). */
+export type OpenApiFragment = {
+  description?: string;
+  parameters?: Json[];
+  requestBody?: Json;
+  responses?: Record<string, Json>;
+  components?: Partial<Record<'schemas' | 'parameters' | 'responses' | 'headers', Record<string, Json>>>;
+};
+
+export const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
+export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** A problem+json response; the description says which codes it carries. */
+export const problemResponse = (description: string) => ({ $ref: '#/components/responses/Problem', description });
+
+const problem = problemResponse('Error (RFC 9457 problem document; `code` is the stable error code)');
+
+const BASE_COMPONENTS = {
+  securitySchemes: {
+    dashboardToken: { type: 'http', scheme: 'bearer', description: 'Dashboard token (svc_dash_…)' },
+    apiKey: { type: 'http', scheme: 'bearer', description: 'API key (svc_test_…/svc_live_…) or OAuth access token (svc_oat_…)' },
+    apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+  },
+  schemas: {
+    Problem: {
+      type: 'object',
+      required: ['type', 'title', 'status', 'code', 'request_id'],
+      properties: {
+        type: { type: 'string', format: 'uri' },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+        detail: { type: 'string' },
+        code: { type: 'string', description: 'Stable error code, e.g. validation_failed, not_found, precondition_failed' },
+        request_id: { type: 'string' },
+        errors: {
+          type: 'array',
+          items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    },
+  },
+  responses: {
+    Problem: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+  },
+} as const;
 
 /** OpenAPI 3.1 description of the REST surface, generated from the route table so the two cannot drift. */
 export function openApiDocument(routes: RestRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Record<string, Record<string, unknown>> = structuredClone(BASE_COMPONENTS) as never;
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
-    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-    const extra = (r.openapi ?? {}) as { parameters?: unknown[]; responses?: Record<string, unknown>; requestBody?: unknown };
+    const extra = (r.openapi ?? {}) as OpenApiFragment;
+    const declared = new Set((extra.parameters ?? []).map((p) => `${p.in}:${p.name}`));
+    const pathParams = [...r.path.matchAll(/:(\w+)/g)]
+      .filter(([, name]) => !declared.has(`path:${name}`))
+      .map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    for (const [kind, entries] of Object.entries(extra.components ?? {})) {
+      for (const [name, value] of Object.entries(entries ?? {})) mergeComponent(components, kind, name, value);
+    }
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {
       operationId: r.operationId,
       summary: r.summary,
-      ...(r.auth === 'dashboard' ? { security: [{ dashboardToken: [] }] } : r.auth === 'public' ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }] } : {}),
+      ...(extra.description ? { description: extra.description } : {}),
+      tags: [r.path.startsWith('/api/public/') ? 'Public API' : 'Merchant API'],
+      ...(r.auth === 'dashboard' ? { security: [{ dashboardToken: [] }] } : r.auth === 'public' ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }] } : { security: [] }),
       parameters: [...pathParams, ...(extra.parameters ?? [])],
       ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
       responses: { ...(extra.responses ?? { '200': { description: 'OK' } }), '4XX': problem, '5XX': problem },
@@ -22,25 +76,20 @@ export function openApiDocument(routes: RestRoute[]) {
   return {
     openapi: '3.1.0',
     info: { title: 'Store catalog REST API', version: '1.0.0', description: 'Merchant product API and public integration API. Errors are RFC 9457 problem documents.' },
+    tags: [
+      { name: 'Merchant API', description: 'Product management for a store; dashboard bearer token with manage_products' },
+      { name: 'Public API', description: 'Integration API for API keys and OAuth access tokens' },
+    ],
     paths,
-    components: {
-      securitySchemes: {
-        dashboardToken: { type: 'http', scheme: 'bearer', description: 'Dashboard token (svc_dash_…)' },
-        apiKey: { type: 'http', scheme: 'bearer', description: 'API key (svc_test_…/svc_live_…) or OAuth access token (svc_oat_…)' },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-      },
-      schemas: {
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'code', 'request_id'],
-          properties: {
-            type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' },
-            code: { type: 'string' }, request_id: { type: 'string' },
-            errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } } },
-          },
-        },
-      },
-      responses: { Problem: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } } },
-    },
+    components,
   };
+}
+
+/** Two routes may share a component only if they describe it identically; a clash is a bug found at startup. */
+function mergeComponent(components: Record<string, Record<string, unknown>>, kind: string, name: string, value: unknown) {
+  const group = (components[kind] ??= {});
+  if (name in group && JSON.stringify(group[name]) !== JSON.stringify(value)) {
+    throw new Error(`OpenAPI component ${kind}.${name} is declared twice with different content`);
+  }
+  group[name] = value;
 }

@@ -33,25 +33,46 @@ export function toProblem(err: unknown): Problem {
       extra: original.details,
     };
   }
-  if (original instanceof GraphQLError) return fromGraphQLValidation(original);
+  if (err instanceof GraphQLError) return fromGraphQLValidation(err);
   return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
 }
 
-/** Input coercion errors ("Variable "$input" got invalid value … at "input.price"") become 422 field errors. */
+/** Input coercion errors ("Variable "$input" got invalid value … at "input.price"; …") become 422 field errors. */
 function fromGraphQLValidation(err: GraphQLError): Problem {
-  const m = /Variable "\$(\w+)" got invalid value .*?(?: at "([\w.[\]]+)")?; (.*)$/s.exec(err.message);
-  if (m) {
-    const path = (m[2] ?? m[1]).replace(/\[(\d+)\]/g, '.$1').split('.');
-    const field = (path[0] === 'input' && path.length > 1 ? path.slice(1) : path).map(camelToSnake).join('.');
-    const message = m[3].replace(/\.$/, '');
-    return { status: 422, code: 'validation_failed', detail: `${field}: ${message}`, errors: [{ field, code: 'invalid_type', message }] };
-  }
-  const missing = /Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)/.exec(err.message);
-  if (missing) {
-    const field = camelToSnake(missing[1]);
-    return { status: 422, code: 'validation_failed', detail: `${field}: is required`, errors: [{ field, code: 'required', message: 'is required' }] };
+  const fieldError = coercionFieldError(err.message);
+  if (fieldError) {
+    return { status: 422, code: 'validation_failed', detail: `${fieldError.field}: ${fieldError.message}`, errors: [fieldError] };
   }
   return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+}
+
+function coercionFieldError(message: string): FieldError | null {
+  const toField = (path: string) => {
+    const parts = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+    return (parts[0] === 'input' && parts.length > 1 ? parts.slice(1) : parts).map(camelToSnake).join('.');
+  };
+  let m = /^Variable "\$\w+" got invalid value .*? at "([\w.[\]]+)"; (.*)$/s.exec(message);
+  if (m) return { field: toField(m[1]), code: 'invalid_value', message: m[2].replace(/\.$/, '') };
+  m = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
+  if (m) {
+    // "Field "foo" is not defined by type …" / "Field "name" of required type … was not provided."
+    const named = /^Field "(\w+)" (is not defined|of required type)/.exec(m[2]);
+    const field = named ? toField(named[1]) : toField(m[1]);
+    return { field, code: named?.[2] === 'is not defined' ? 'unknown_field' : named ? 'required' : 'invalid_value', message: m[2].replace(/\.$/, '') };
+  }
+  m = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)/.exec(message);
+  if (m) return { field: toField(m[1]), code: 'required', message: 'is required' };
+  return null;
+}
+
+/** Several errors of one request: all input coercion errors merge into one 422; otherwise the first decides. */
+export function toProblemFromMany(errors: readonly unknown[]): Problem {
+  const fieldErrors = errors.map((e) => (e instanceof GraphQLError && !(e.originalError instanceof AppError) ? coercionFieldError(e.message) : null));
+  if (errors.length > 1 && fieldErrors.every(Boolean)) {
+    const list = fieldErrors as FieldError[];
+    return { status: 422, code: 'validation_failed', detail: list.map((e) => `${e.field}: ${e.message}`).join('; '), errors: list };
+  }
+  return toProblem(errors[0]);
 }
 
 export function problemStatus(code: ErrorCode) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { db, Prisma } from '../db/client';
 import { AppError } from '../errors';
+import { isUuid } from './products';
 import { parseInput } from './validation';
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
@@ -78,18 +79,29 @@ export interface PageResult {
   total: number;
 }
 
-/** One SQL statement: the ids of the page in order plus the total count of matches. */
-export async function listProductIds(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
+/**
+ * The validated arguments and SQL of a page-based list. Exported so the
+ * benchmark baseline and the EXPLAIN tests run exactly the service's SQL.
+ */
+export function productPageQuery(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
   const filter = parseInput(ProductFilterInput, filterInput);
   const { page, perPage } = parseInput(PageInput, paging);
-  const rows = await db().$queryRaw<{ id: string; total: bigint }[]>`
+  const sql = Prisma.sql`
     SELECT p.id::text AS id, count(*) OVER () AS total FROM products p
     WHERE ${whereSql(storeId, filter)}
     ORDER BY ${orderSql(sort, filter.search)}
     LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
+  const countSql = () => Prisma.sql`SELECT count(*) AS n FROM products p WHERE ${whereSql(storeId, filter)}`;
+  return { page, perPage, sql, countSql };
+}
+
+/** One SQL statement: the ids of the page in order plus the total count of matches. */
+export async function listProductIds(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
+  const { page, perPage, sql, countSql } = productPageQuery(storeId, filterInput, paging, sort);
+  const rows = await db().$queryRaw<{ id: string; total: bigint }[]>(sql);
   let total = rows.length ? Number(rows[0].total) : 0;
   if (!rows.length && page > 1) {
-    const [c] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM products p WHERE ${whereSql(storeId, filter)}`;
+    const [c] = await db().$queryRaw<{ n: bigint }[]>(countSql());
     total = Number(c.n);
   }
   return { ids: rows.map((r) => r.id), page, perPage, total };
@@ -99,19 +111,26 @@ export async function listProductIds(storeId: string, filterInput: ProductFilter
 export async function listProductIdsAfter(
   storeId: string,
   filterInput: ProductFilter,
-  args: { first?: number | null; after?: string | null },
+  args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null },
   sort?: ProductSort,
 ): Promise<{ ids: string[]; cursors: string[]; hasNextPage: boolean }> {
   const filter = parseInput(ProductFilterInput, filterInput);
+  if (args.last != null || args.before != null) {
+    const field = args.last != null ? 'last' : 'before';
+    throw new AppError('validation_failed', `${field}: backward paging is not supported; page forward with first/after`, {
+      errors: [{ field, code: 'unsupported', message: 'backward paging is not supported; use first/after' }],
+    });
+  }
   const first = args.first ?? 20;
   if (!Number.isInteger(first) || first < 1 || first > 100) {
     throw new AppError('validation_failed', 'first must be between 1 and 100', { errors: [{ field: 'first', code: 'too_big', message: 'must be between 1 and 100' }] });
   }
   // Relevance has no stable keyset; a search without an explicit sort pages by created_at like the default.
-  const { col, dir } = SORT_SQL[sort ?? '-created_at'];
+  const sortKey = sort ?? '-created_at';
+  const { col, dir } = SORT_SQL[sortKey];
   const conds: Prisma.Sql[] = [whereSql(storeId, filter)];
   if (args.after) {
-    const [value, id] = decodeCursor(args.after);
+    const [value, id] = decodeCursor(args.after, sortKey);
     const op = dir === 'DESC' ? '<' : '>';
     const cast = col === 'created_at' ? '::timestamptz' : col === 'price' ? '::numeric' : col === 'inventory_quantity' ? '::int' : '::text';
     conds.push(Prisma.sql`(${Prisma.raw(`p.${col}`)}, p.id) ${Prisma.raw(op)} (${value}${Prisma.raw(cast)}, ${id}::uuid)`);
@@ -121,19 +140,31 @@ export async function listProductIdsAfter(
     FROM products p WHERE ${Prisma.join(conds, ' AND ')}
     ORDER BY ${Prisma.raw(`p.${col} ${dir}, p.id ${dir}`)} LIMIT ${first + 1}`;
   const page = rows.slice(0, first);
-  return { ids: page.map((r) => r.id), cursors: page.map((r) => encodeCursor(r.v, r.id)), hasNextPage: rows.length > first };
+  return { ids: page.map((r) => r.id), cursors: page.map((r) => encodeCursor(sortKey, r.v, r.id)), hasNextPage: rows.length > first };
 }
 
-const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
+/** The cursor names its sort: a cursor of another sort would compare a value of the wrong column (or type). */
+const encodeCursor = (sort: ProductSort, value: string, id: string) => Buffer.from(JSON.stringify([sort, value, id])).toString('base64url');
 
-function decodeCursor(cursor: string): [string, string] {
+/** Checks (and normalizes) a cursor value for its sort column, so a forged cursor cannot reach SQL as a failing cast. */
+const CURSOR_VALUE: Record<string, (v: string) => string | null> = {
+  created_at: (v) => (/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(v) && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null),
+  price: (v) => (/^\d{1,10}(\.\d{1,2})?$/.test(v) ? v : null),
+  inventory_quantity: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647 ? v : null),
+  name: (v) => (v.includes('\0') ? null : v),
+};
+
+function decodeCursor(cursor: string, sort: ProductSort): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && /^[0-9a-f-]{36}$/i.test(v[1])) return v as [string, string];
+    if (Array.isArray(v) && v.length === 3 && v[0] === sort && typeof v[1] === 'string' && typeof v[2] === 'string' && isUuid(v[2])) {
+      const value = CURSOR_VALUE[SORT_SQL[sort].col](v[1]);
+      if (value !== null) return [value, v[2]];
+    }
   } catch {
     /* fall through */
   }
-  throw new AppError('validation_failed', 'after is not a cursor returned by this list', {
+  throw new AppError('validation_failed', 'after is not a cursor returned by this list with this sort', {
     errors: [{ field: 'after', code: 'invalid_cursor', message: 'not a valid cursor' }],
   });
 }

@@ -39,6 +39,8 @@ export const ProductCreateInput = z.object({
 export const ProductUpdateInput = z.object(ProductFields).partial();
 export type ProductCreate = z.input<typeof ProductCreateInput>;
 export type ProductUpdate = z.input<typeof ProductUpdateInput>;
+/** What callers may pass to an update: a null is rejected (no product field is nullable), not taken as "keep". */
+type ProductUpdateArgs = { [K in keyof ProductUpdate]?: ProductUpdate[K] | null };
 
 export function searchText(p: { name: string; description: string; tags: string[] }, skus: string[] = []): string {
   return [p.name, p.description, ...p.tags, ...skus].join(' ').toLowerCase();
@@ -103,7 +105,7 @@ export async function getProduct(storeId: string, id: string, query: ProductQuer
 export async function updateProduct(
   storeId: string,
   id: string,
-  input: ProductUpdate,
+  input: ProductUpdateArgs,
   opts: { expectedVersion?: number | null } = {},
   query: ProductQuery = {},
 ) {
@@ -112,7 +114,7 @@ export async function updateProduct(
   return db().$transaction(async (tx) => {
     const current = await tx.product.findFirst({
       where: { id, storeId },
-      select: { version: true, name: true, description: true, tags: true, inventoryQuantity: true, lowStockThreshold: true, publishedAt: true, variants: { select: { sku: true } } },
+      select: { version: true, name: true, description: true, tags: true, inventoryQuantity: true, lowStockThreshold: true, status: true, variants: { select: { sku: true } } },
     });
     if (!current) throw notFound('Product');
     if (opts.expectedVersion != null && opts.expectedVersion !== current.version) {
@@ -120,6 +122,8 @@ export async function updateProduct(
         details: { current_version: current.version },
       });
     }
+    // Nothing to change: no new version, so the caller's ETag stays valid.
+    if (Object.keys(stripUndefined(data)).length === 0) return tx.product.findUniqueOrThrow({ ...query, where: { id } });
     const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(tx, storeId, data.categorySlugs) : undefined;
     const merged = { ...current, ...stripUndefined(data) };
     const { count } = await tx.product.updateMany({
@@ -132,7 +136,8 @@ export async function updateProduct(
         lowStockThreshold: data.lowStockThreshold,
         lowStock: merged.inventoryQuantity <= merged.lowStockThreshold,
         status: data.status,
-        publishedAt: data.status === 'active' && !current.publishedAt ? new Date() : undefined,
+        // Like publishProduct: becoming active (again) stamps published_at.
+        publishedAt: data.status === 'active' && current.status !== 'active' ? new Date() : undefined,
         tags: data.tags,
         searchText: searchText(merged, current.variants.map((v) => v.sku)),
         version: { increment: 1 },
@@ -155,7 +160,7 @@ export async function deleteProduct(storeId: string, id: string) {
   return { id };
 }
 
-/** Sets status active (and published_at on first publish). Idempotent; an archived product cannot be published. */
+/** Sets status active and published_at (when it was not active). Idempotent; an archived product cannot be published. */
 export async function publishProduct(storeId: string, id: string, query: ProductQuery = {}) {
   return setStatus(storeId, id, 'active', query);
 }

@@ -80,5 +80,5 @@ describe('migration runner (wasm schema engine)', () => {
     } finally {
       await pg.close();
     }
-  });
+  }, 120_000); // replays the whole history on a shadow database
 });

@@ -53,11 +53,11 @@ export interface TestResponse {
   text: string;
 }
 
-/** Starts the real handler on an ephemeral port over a fresh database. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** Starts the real handler on an ephemeral port over a fresh database; `now` replaces the app's clock. */
+export async function startTestServer(env: Record<string, string> = {}, opts: { now?: () => Date } = {}): Promise<TestServer> {
   const database = await openTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
-  const app = createApp(config, { log: pino({ level: 'silent' }) });
+  const app = createApp(config, { log: pino({ level: 'silent' }), now: opts.now });
   const server: Server = createServer((req, res) => void app.handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,0 +1,91 @@
+/**
+ * B1: node:http + pg with named prepared statements, answering the REST
+ * list and read endpoints with the same JSON as the service and the same
+ * SQL (the service's own list statement from productPageQuery(), the token
+ * check, one statement for the rows). The physical limit with a database.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import { type FieldNode, type OperationDefinitionNode, parse } from 'graphql';
+import { hasValidChecksum, safeEqual, sha256Hex } from '../../src/auth/secrets';
+import { publicRoutes } from '../../src/rest/public';
+import { listSupportedCountries } from '../../src/services/publicCatalog';
+import { PRODUCT_SORTS, productPageQuery } from '../../src/services/productList';
+import { boolParam, enumParam, intParam, listParam, paginationLinks } from '../../src/rest/params';
+import { authorize, baseUrlOf, env, HttpError, productsByIds, projection, query, restProduct, sendJson } from './common';
+
+const LIST = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products$/;
+const READ = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products\/([^/]+)$/;
+
+async function list(storeId: string, q: URLSearchParams, authorization: string | undefined, baseUrl: string, path: string) {
+  await authorize(authorization, storeId);
+  const filter = {
+    search: q.get('search') || undefined,
+    category: q.get('category') || undefined,
+    tags: listParam(q, 'tags'),
+    isActive: boolParam(q, 'is_active'),
+    lowStock: boolParam(q, 'low_stock'),
+  };
+  const page = productPageQuery(storeId, filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
+  const rows = await query<{ id: string; total: string }>(page.sql.text, page.sql.values);
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && page.page > 1) {
+    const count = page.countSql();
+    total = Number((await query<{ n: string }>(count.text, count.values))[0].n);
+  }
+  const items = await productsByIds(rows.map((r) => r.id), storeId, baseUrl);
+  const totalPages = Math.ceil(total / page.perPage);
+  const meta = { page: page.page, per_page: page.perPage, total, total_pages: totalPages, has_more: page.page < totalPages };
+  return { body: { data: items.map(restProduct), meta }, headers: { Link: paginationLinks(baseUrl, path, q, page.page, totalPages) } };
+}
+
+async function read(storeId: string, id: string, authorization: string | undefined, baseUrl: string) {
+  await authorize(authorization, storeId);
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new HttpError(404, 'not_found');
+  const [product] = await productsByIds([id], storeId, baseUrl);
+  if (!product) throw new HttpError(404, 'not_found');
+  return { body: { data: restProduct(product) }, headers: { ETag: `"v${product.version}"` } };
+}
+
+const COUNTRIES = '/api/public/v1/payments/supported-countries';
+const countriesOperation = parse(publicRoutes.find((r) => r.path === COUNTRIES)?.operation ?? '{ x }').definitions[0] as OperationDefinitionNode;
+const countriesShape = projection((countriesOperation.selectionSet.selections[0] as FieldNode).selectionSet ?? countriesOperation.selectionSet);
+const KEY_PREFIX = /^svc_(test|live)_(ck|sk|pk)_/;
+
+/** The public endpoint's own work: key lookup by digest, revocation, expiry, scope and mode checks, then a constant list. */
+async function supportedCountries(req: IncomingMessage, q: URLSearchParams) {
+  const key = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? (req.headers['x-api-key'] as string | undefined);
+  const prefix = key ? KEY_PREFIX.exec(key)?.[0] : undefined;
+  if (!key || !prefix || !hasValidChecksum(key, prefix)) throw new HttpError(401, 'invalid_api_key');
+  const digest = sha256Hex(key);
+  const [row] = await query<{ mode: string; type: string; scopes: string[]; token_hash: string; expires_at: Date | null; revoked_at: Date | null }>(
+    'SELECT id, store_id, mode::text AS mode, type::text AS type, scopes, token_hash, expires_at, revoked_at FROM api_keys WHERE token_hash = $1',
+    [digest],
+  );
+  if (!row || !safeEqual(row.token_hash, digest) || row.revoked_at || (row.expires_at && row.expires_at <= new Date())) throw new HttpError(401, 'invalid_api_key');
+  const mode = (req.headers['x-service-mode'] as string | undefined) ?? q.get('mode') ?? row.mode;
+  if (mode !== row.mode) throw new HttpError(403, 'mode_mismatch');
+  if (!row.scopes.some((s) => s === 'public:read' || s === 'payments:read')) throw new HttpError(403, 'insufficient_scope');
+  const list = listSupportedCountries();
+  return { body: { data: countriesShape(list), meta: { total: list.length }, livemode: mode === 'live' }, headers: { 'X-Service-Mode': mode } };
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url ?? '/', 'http://internal');
+    const auth = req.headers.authorization;
+    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    let m: RegExpExecArray | null;
+    let out: { body: unknown; headers: Record<string, string> } | undefined;
+    if (req.method === 'GET' && (m = LIST.exec(url.pathname))) out = await list(m[1], url.searchParams, auth, baseUrlOf(req), url.pathname);
+    else if (req.method === 'GET' && (m = READ.exec(url.pathname))) out = await read(m[1], m[2], auth, baseUrlOf(req));
+    else if (req.method === 'GET' && url.pathname === COUNTRIES) out = await supportedCountries(req, url.searchParams);
+    if (!out) throw new HttpError(404, 'route_not_found');
+    sendJson(res, 200, out.body, out.headers);
+  } catch (err) {
+    const status = err instanceof HttpError ? err.status : 500;
+    if (status === 500) console.error(err);
+    sendJson(res, status, { code: err instanceof HttpError ? err.code : 'internal_error' });
+  }
+});
+
+server.listen(Number(env('PORT')), '127.0.0.1');

@@ -1,0 +1,168 @@
+/**
+ * Child processes of a run: the servers under test (service build and
+ * baselines, pinned to core 0) and the load generator (pinned to core 1).
+ * Every child is registered so it is killed however the run ends.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpus } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LoadResult, LoadSpec } from './load';
+
+export const ROOT = path.resolve(__dirname, '..');
+const PROBE = path.join(__dirname, 'probe.cjs');
+
+const children = new Set<ChildProcess>();
+export function killAllChildren() {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+process.on('exit', killAllChildren);
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return cpus().length >= 2;
+  } catch {
+    return false;
+  }
+})();
+
+export const pinning = hasTaskset ? 'servers on core 0, load generator on core 1 (taskset)' : 'not pinned (taskset missing or a single core)';
+
+/** Spawns `node args…` pinned to one core when possible; taskset execs node, so the pid is node's. */
+function spawnNode(args: string[], opts: { cpu: number; env: Record<string, string>; ipc?: boolean }): ChildProcess {
+  const [cmd, argv] = hasTaskset ? ['taskset', ['-c', String(opts.cpu), process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(cmd, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.ipc ? ['ipc' as const] : [])],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+export type TargetName = 'service' | 'B0' | 'B1' | 'B3';
+
+export interface Target {
+  name: TargetName;
+  url: string;
+  pid: number;
+  /** SQL statements the process has sent (its own counter), or null when it keeps none. */
+  queryCount(): Promise<number | null>;
+  /** Resets the kernel's peak-RSS mark (VmHWM) so the next reading covers only what follows. */
+  resetPeakRss(): void;
+  rssKb(): { current: number; peak: number };
+  stop(): Promise<void>;
+  output(): string;
+}
+
+const SCRIPTS: Record<TargetName, string[]> = {
+  service: [path.join(ROOT, 'dist/src/server.js')],
+  B0: ['--import', 'tsx', path.join(__dirname, 'baselines/b0.ts')],
+  B1: ['--import', 'tsx', path.join(__dirname, 'baselines/b1.ts')],
+  B3: ['--import', 'tsx', path.join(__dirname, 'baselines/b3.ts')],
+};
+
+async function waitReady(url: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return Date.now() - started;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server not ready after ${timeoutMs} ms:\n${out()}`);
+}
+
+export async function startTarget(name: TargetName, port: number, env: Record<string, string>): Promise<Target & { readyMs: number }> {
+  const child = spawnNode(['-r', PROBE, ...SCRIPTS[name]], {
+    cpu: 0,
+    ipc: true,
+    env: { ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: path.join(ROOT, 'dist/src/db/client.js') },
+  });
+  let log = '';
+  const keep = (b: Buffer) => {
+    log = (log + b.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const readyMs = await waitReady(`${url}${name === 'service' ? '/readyz' : '/healthz'}`, child, () => log);
+  let nextId = 0;
+  const status = () => readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status())?.[1] ?? NaN);
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    readyMs,
+    output: () => log,
+    queryCount: () =>
+      new Promise((resolve) => {
+        const id = ++nextId;
+        const onMessage = (m: { type?: string; id?: number; queries?: number | null }) => {
+          if (m?.type !== 'stats' || m.id !== id) return;
+          child.off('message', onMessage);
+          resolve(m.queries ?? null);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'stats', id });
+      }),
+    resetPeakRss: () => {
+      try {
+        writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+      } catch {
+        /* not permitted: the peak then covers the process lifetime */
+      }
+    },
+    rssKb: () => ({ current: kb('VmRSS'), peak: kb('VmHWM') }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The load generator child; one per run, reused for every measurement. */
+export class LoadGenerator {
+  private child = spawnNode(['--import', 'tsx', path.join(__dirname, 'load.ts')], { cpu: 1, ipc: true, env: {} });
+  private nextId = 0;
+  private pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
+
+  constructor() {
+    this.child.stderr!.on('data', (b: Buffer) => process.stderr.write(b));
+    this.child.on('message', (m: { id: number; result?: LoadResult; error?: string }) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.error) p?.reject(new Error(m.error));
+      else p?.resolve(m.result!);
+    });
+    this.child.on('exit', (code) => {
+      for (const p of this.pending.values()) p.reject(new Error(`load generator exited (${code})`));
+      this.pending.clear();
+    });
+  }
+
+  run(spec: LoadSpec): Promise<LoadResult> {
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.send({ id, spec });
+    });
+  }
+
+  stop() {
+    this.child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Seeds benchmark catalogs with INSERT … SELECT over generate_series: 1M
+ * products with their categories, variants, images and SEO records in a few
+ * minutes. Values derive from a hash of the product number, so every run
+ * (and every size) has the same distribution:
+ *
+ *   status        70 % active, 20 % draft, 10 % archived
+ *   category      one of 40 (cat-01 … cat-40), 30 % of products in a second one  -> category=cat-01 ≈ 3 %
+ *   tags          'sale' 10 %, 'new' 5 %, one of 30 themes 67 %, 'limited' 0.1 %  -> tags=sale ≈ 10 %
+ *   search        'cotton' is one of 20 materials (≈ 5 %), 'zephyr' a rare word (0.1 %)
+ *   low stock     inventory 0-199 against a threshold of 5 or 10                  -> low_stock ≈ 3.6 %
+ *   variants      0-3 per product (SKU-<n>-<k>), included in search_text like the service does
+ *   images / SEO  every 10th product has an image, every 5th an SEO record
+ *
+ * search_text and low_stock follow searchText() and the low-stock rule of
+ * src/services/products.ts (name, description, tags, SKUs joined by one space,
+ * lower-cased; inventory_quantity <= low_stock_threshold).
+ *
+ * Usage: tsx bench/seed.ts <1k|10k|100k|1m> [--force]
+ */
+import { applyMigrations } from '../src/db/migrate';
+import { postgresAdapterFactory } from '../src/db/adapters';
+import { closeDatabase, db, openDatabase } from '../src/db/client';
+import { createStore, createUser } from '../src/services/stores';
+import { issueDashboardToken } from '../src/auth/dashboardTokens';
+import { createApiKey } from '../src/services/apiKeys';
+import { adminQuery, databaseComment, databaseExists, databaseUrl, dropDatabase, ensurePostgres, withClient } from './postgres';
+
+export const SIZES = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1m': 1_000_000 } as const;
+export type SizeName = keyof typeof SIZES;
+
+/** Filter values the scenarios use, with the share of the catalog each selects. */
+export const FILTER_VALUES = { category: 'cat-01', tag: 'sale', commonTerm: 'cotton', rareTerm: 'zephyr' } as const;
+
+/** Bump when the generated data changes, so kept databases are reseeded. */
+const SEED_VERSION = 3;
+const STORE_NAME = 'Bench Store';
+const OWNER_EMAIL = 'bench-owner@example.test';
+
+const ADJECTIVES = 'classic modern vintage rustic sleek cozy bold soft bright urban coastal alpine minimal royal sunny misty golden silver velvet wild quiet swift gentle noble lucky happy brave calm crisp fresh'.split(' ');
+const MATERIALS = 'cotton wool linen leather silk denim bamboo canvas cashmere suede hemp oak walnut ceramic glass steel copper marble jade clay'.split(' ');
+const NOUNS = 'shirt jacket scarf hat bag mug lamp vase chair table bowl plate candle blanket pillow rug towel apron wallet belt sock glove boot sandal dress skirt hoodie sweater tote backpack notebook pen clock mirror frame basket planter tray coaster stool'.split(' ');
+const THEMES = 'summer winter spring autumn outdoor kitchen office travel kids gift eco handmade premium basic sport beach garden retro nordic boho party wedding pets vegan local fairtrade recycled organic artisan limited-run'.split(' ');
+const CATEGORIES = 40;
+
+const arr = (words: string[]) => `ARRAY[${words.map((w) => `'${w}'`).join(',')}]`;
+/** A 32-bit hash of the product number (0 … 2^32-1); `k` picks an independent stream. */
+const h = (k: number) => `(hashint8(i::bigint * 16 + ${k})::bigint + 2147483648)`;
+const productId = (store: string, i = 'i') => `md5('${store}:p:' || ${i})::uuid`;
+
+function assertUuid(s: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(s)) throw new Error(`not a uuid: ${s}`);
+}
+
+/**
+ * SQL statements that add products first … first+count-1 (with categories on
+ * the first call) to a store. Deterministic ids (md5 of store and number)
+ * let child rows find their product without a join.
+ */
+export function catalogStatements(storeId: string, count: number, opts: { first?: number; withCategories?: boolean } = {}): string[] {
+  assertUuid(storeId);
+  const first = opts.first ?? 1;
+  const last = first + count - 1;
+  const series = `generate_series(${first}, ${last}) i`;
+  const statements: string[] = [];
+  if (opts.withCategories ?? first === 1) {
+    statements.push(`INSERT INTO categories (id, store_id, slug, name)
+      SELECT md5('${storeId}:c:' || c)::uuid, '${storeId}', 'cat-' || lpad(c::text, 2, '0'), 'Category ' || lpad(c::text, 2, '0')
+      FROM generate_series(1, ${CATEGORIES}) c`);
+  }
+  statements.push(`INSERT INTO products (id, store_id, name, description, price, inventory_quantity, low_stock_threshold, status,
+      published_at, tags, search_text, low_stock, version, created_at, updated_at)
+    SELECT id, '${storeId}', name, description, price, qty, threshold, status::"ProductStatus",
+      CASE WHEN status = 'active' THEN created + interval '1 hour' END, tags,
+      lower(array_to_string(ARRAY[name, description] || tags || skus, ' ')), qty <= threshold, 1, created, created
+    FROM (
+      SELECT i, ${productId(storeId)} AS id,
+        initcap(adj) || ' ' || initcap(material) || ' ' || initcap(noun) AS name,
+        CASE WHEN h4 % 5 = 0 THEN '' ELSE 'A ' || adj || ' ' || noun || ' made of ' || material || '.' END AS description,
+        ((h2 / 20 % 50000) + 100) / 100.0 AS price,
+        (h9 % 200)::int AS qty,
+        CASE WHEN h7 % 4 = 0 THEN 10 ELSE 5 END AS threshold,
+        CASE WHEN h4 / 5 % 10 < 7 THEN 'active' WHEN h4 / 5 % 10 < 9 THEN 'draft' ELSE 'archived' END AS status,
+        array_remove(ARRAY[
+          CASE WHEN h5 % 10 = 0 THEN 'sale' END,
+          CASE WHEN h5 / 10 % 20 = 0 THEN 'new' END,
+          CASE WHEN h6 % 3 <> 0 THEN (${arr(THEMES)})[1 + h6 / 3 % ${THEMES.length}] END,
+          CASE WHEN h7 / 4 % 1000 = 0 THEN 'limited' END], NULL) AS tags,
+        ARRAY(SELECT 'SKU-' || i || '-' || k FROM generate_series(1, (h8 % 4)::int) k) AS skus,
+        timestamptz '2024-01-01 00:00:00+00' + i * interval '31 seconds' AS created
+      FROM (
+        SELECT i, h2, h4, h5, h6, h7, h8, h9,
+          CASE WHEN h1 % 1000 = 0 THEN 'zephyr' ELSE (${arr(ADJECTIVES)})[1 + h1 / 1000 % ${ADJECTIVES.length}] END AS adj,
+          (${arr(MATERIALS)})[1 + h2 % ${MATERIALS.length}] AS material,
+          (${arr(NOUNS)})[1 + h3 % ${NOUNS.length}] AS noun
+        FROM (SELECT i, ${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => `${h(k)} AS h${k}`).join(', ')} FROM ${series}) hashes
+      ) words
+    ) p`);
+  statements.push(`INSERT INTO product_categories (product_id, category_id)
+    SELECT ${productId(storeId)}, md5('${storeId}:c:' || c)::uuid
+    FROM (SELECT i, 1 + ${h(10)} % ${CATEGORIES} AS c1, ${h(11)} AS h11 FROM ${series}) g,
+      LATERAL unnest(CASE WHEN h11 % 10 < 3 THEN ARRAY[c1, 1 + (c1 + h11 / 10 % ${CATEGORIES - 1}) % ${CATEGORIES}] ELSE ARRAY[c1] END) c`);
+  statements.push(`INSERT INTO variants (id, store_id, product_id, sku, title, options, options_key, price, inventory_quantity, position, created_at, updated_at)
+    SELECT md5('${storeId}:v:' || i || ':' || k)::uuid, '${storeId}', ${productId(storeId)}, 'SKU-' || i || '-' || k, size,
+      jsonb_build_object('size', size), '{"size":"' || size || '"}', NULL, (${h(12)} % 50)::int, k - 1, created, created
+    FROM (SELECT i, (${h(8)} % 4)::int AS n, timestamptz '2024-01-01 00:00:00+00' + i * interval '31 seconds' AS created FROM ${series}) g,
+      LATERAL generate_series(1, n) k, LATERAL (SELECT (ARRAY['S','M','L'])[k] AS size) s`);
+  statements.push(`INSERT INTO product_images (id, store_id, product_id, sha256, mime_type, width, height, size_bytes, alt, position, created_at)
+    SELECT md5('${storeId}:i:' || i)::uuid, '${storeId}', ${productId(storeId)}, encode(sha256(('${storeId}:i:' || i)::bytea), 'hex'),
+      'image/jpeg', 800, 800, 120000, NULL, 0, timestamptz '2024-01-01 00:00:00+00' + i * interval '31 seconds'
+    FROM ${series} WHERE i % 10 = 0`);
+  statements.push(`INSERT INTO product_seo (id, store_id, product_id, title, description, slug, canonical_url, og_image_url, noindex, updated_at)
+    SELECT md5('${storeId}:s:' || p.i)::uuid, '${storeId}', p.id, p.name, left(p.description, 160), 'p-' || p.i, NULL, NULL, false, p.created_at
+    FROM (SELECT i, ${productId(storeId)} AS id FROM ${series} WHERE i % 5 = 0) s
+      JOIN LATERAL (SELECT s.i, s.id, name, description, created_at FROM products WHERE products.id = s.id) p ON true`);
+  return statements;
+}
+
+export interface SeededCatalog {
+  dbName: string;
+  url: string;
+  size: number;
+  /** Seconds the seed took; 0 when a kept database was reused. */
+  seedSeconds: number;
+}
+
+const seedTag = (size: number) => `bench catalog v${SEED_VERSION} size=${size}`;
+const CHILD_TABLES = ['products', 'product_categories', 'variants', 'product_images', 'product_seo'];
+
+/**
+ * A migrated database holding the bench store with `size` products. With
+ * `reuse`, a database left by an earlier run with the same seed version and
+ * size is kept as it is (seeding 1M takes minutes).
+ */
+export async function prepareCatalog(size: number, opts: { dbName: string; reuse: boolean; log: (s: string) => void }): Promise<SeededCatalog> {
+  const { dbName, log } = opts;
+  const url = databaseUrl(dbName);
+  if (opts.reuse && (await databaseExists(dbName)) && (await databaseComment(dbName)) === seedTag(size)) {
+    return { dbName, url, size, seedSeconds: 0 };
+  }
+  const started = Date.now();
+  await dropDatabase(dbName);
+  await adminQuery(`CREATE DATABASE "${dbName}"`);
+  await applyMigrations(postgresAdapterFactory(url, 2));
+
+  await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
+  let storeId: string;
+  try {
+    const owner = await createUser({ email: OWNER_EMAIL, name: 'Bench Owner' });
+    storeId = (await createStore({ name: STORE_NAME, currency: 'EUR', ownerId: owner.id })).id;
+  } finally {
+    await closeDatabase();
+  }
+
+  await withClient(url, async (c) => {
+    // Indexes are built once after the load (much faster than maintained row by row); FK triggers are off since ids are consistent by construction.
+    const { rows: indexes } = await c.query<{ name: string; def: string }>(
+      `SELECT quote_ident(ic.relname) AS name, pg_get_indexdef(i.indexrelid) AS def
+       FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
+       WHERE t.relname = ANY($1) AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`,
+      [CHILD_TABLES],
+    );
+    await c.query("SET maintenance_work_mem = '512MB'; SET synchronous_commit = off; SET session_replication_role = replica");
+    for (const ix of indexes) await c.query(`DROP INDEX ${ix.name}`);
+    const batch = 250_000;
+    for (let first = 1; first <= size; first += batch) {
+      const count = Math.min(batch, size - first + 1);
+      for (const sql of catalogStatements(storeId, count, { first, withCategories: first === 1 })) await c.query(sql);
+      log(`  seeded ${first + count - 1}/${size} products`);
+    }
+    for (const ix of indexes) await c.query(ix.def);
+    await c.query('SET session_replication_role = origin');
+    await c.query('VACUUM ANALYZE');
+  });
+  await adminQuery(`COMMENT ON DATABASE "${dbName}" IS '${seedTag(size)}'`);
+  return { dbName, url, size, seedSeconds: (Date.now() - started) / 1000 };
+}
+
+export interface BenchFixture {
+  storeId: string;
+  ownerId: string;
+  /** Dashboard bearer token of the store owner. */
+  token: string;
+  /** A live secret API key for the public API. */
+  apiKey: string;
+  /** A product with variants, an image and an SEO record (read-one scenarios). */
+  productId: string;
+  /** Ids for write scenarios: drafts to publish and products to update. */
+  draftIds: string[];
+  updateIds: string[];
+  /** Rows the write scenarios add or change, to undo afterwards. */
+  restore: () => Promise<void>;
+}
+
+/** Issues fresh credentials on a seeded catalog and picks the ids the scenarios use. */
+export async function openFixture(url: string): Promise<BenchFixture> {
+  await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
+  try {
+    const store = await db().store.findFirstOrThrow({ where: { name: STORE_NAME }, select: { id: true, ownerId: true } });
+    const { token } = await issueDashboardToken(store.ownerId, { name: 'bench' });
+    const apiKey = await createBenchApiKey(store.id, store.ownerId);
+    // The oldest product that has variants, an image and an SEO record: the richest read-one response.
+    const [full] = await db().$queryRaw<{ id: string }[]>`
+      SELECT p.id::text AS id FROM products p
+      WHERE p.store_id = ${store.id}::uuid AND EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id)
+        AND EXISTS (SELECT 1 FROM product_images im WHERE im.product_id = p.id) AND EXISTS (SELECT 1 FROM product_seo s WHERE s.product_id = p.id)
+      ORDER BY p.created_at LIMIT 1`;
+    const drafts = await db().$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM products WHERE store_id = ${store.id}::uuid AND status = 'draft' ORDER BY created_at LIMIT 20000`;
+    const updates = await db().$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM products WHERE store_id = ${store.id}::uuid ORDER BY created_at DESC LIMIT 200`;
+    const draftIds = drafts.map((r) => r.id);
+    return {
+      storeId: store.id,
+      ownerId: store.ownerId,
+      token,
+      apiKey,
+      productId: full.id,
+      draftIds,
+      updateIds: updates.map((r) => r.id),
+      restore: () =>
+        withClient(url, async (c) => {
+          await c.query(`DELETE FROM products WHERE store_id = $1 AND name LIKE 'Bench new %'`, [store.id]);
+          await c.query(`UPDATE products SET status = 'draft', published_at = NULL WHERE id = ANY($1::uuid[]) AND status <> 'draft'`, [draftIds]);
+          await c.query('ANALYZE products');
+        }),
+    };
+  } finally {
+    await closeDatabase();
+  }
+}
+
+/** A live secret key with the default scopes, for the public API scenarios. */
+async function createBenchApiKey(storeId: string, ownerId: string): Promise<string> {
+  const { secret } = await createApiKey(storeId, { name: 'bench', type: 'secret', mode: 'live', scopes: ['public:read', 'payments:read'] }, ownerId);
+  return secret;
+}
+
+if (require.main === module) {
+  const [sizeArg, ...rest] = process.argv.slice(2);
+  const size = SIZES[(sizeArg ?? '').toLowerCase() as SizeName];
+  if (!size) {
+    console.error(`usage: tsx bench/seed.ts <${Object.keys(SIZES).join('|')}> [--force]`);
+    process.exit(2);
+  }
+  const log = (s: string) => console.log(s);
+  ensurePostgres(log)
+    .then(() => prepareCatalog(size, { dbName: `bench_catalog_${sizeArg.toLowerCase()}`, reuse: !rest.includes('--force'), log }))
+    .then((c) => log(`${c.dbName}: ${c.size} products (${c.seedSeconds ? `seeded in ${c.seedSeconds.toFixed(1)} s` : 'kept from an earlier run'})`))
+    .catch((e) => {
+      console.error(e);
+      process.exit(1);
+    });
+}

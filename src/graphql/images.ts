@@ -1,0 +1,45 @@
+import * as images from '../services/images';
+import { builder } from './builder';
+
+const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
+
+builder.prismaObject('ProductImage', {
+  description: 'An uploaded product image, re-encoded (no EXIF/GPS) and stored under its SHA-256.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    productId: t.exposeID('productId', { nullable: true, description: 'The product it is attached to, if any' }),
+    url: t.string({
+      description: 'Stable URL (content-addressed, served with immutable cache headers)',
+      select: { sha256: true, mimeType: true },
+      resolve: (image, _args, ctx) => images.imageUrl(ctx.baseUrl, image),
+    }),
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    mimeType: t.exposeString('mimeType', { description: 'image/jpeg, image/png or image/webp, from the file content' }),
+    sizeBytes: t.exposeInt('sizeBytes', { description: 'Size of the stored (re-encoded) file' }),
+    sha256: t.exposeString('sha256', { description: 'SHA-256 (hex) of the stored file' }),
+    alt: t.exposeString('alt', { nullable: true }),
+    position: t.exposeInt('position', { description: 'Order among the product\'s images, from 0' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectField('Product', 'images', (t) =>
+  t.relation('images', { description: 'Images in display order', query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
+);
+
+builder.mutationFields((t) => ({
+  uploadProductImage: t.prismaField({
+    type: 'ProductImage',
+    description:
+      'Uploads a JPEG, PNG or WebP image (GraphQL multipart request). The type is read from the content; limits: UPLOAD_MAX_BYTES (10 MB) and UPLOAD_MAX_PIXELS (40 MP). With productId the image is appended to that product\'s images.',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      file: t.arg({ type: 'Upload', required: true }),
+      productId: t.arg.id(),
+      alt: t.arg.string(),
+    },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => images.uploadProductImage(ctx.config, args, query),
+  }),
+}));

@@ -1,0 +1,223 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Scope } from '../auth/credentials';
+import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from '../auth/dashboardTokens';
+import type { Viewer } from '../auth/permissions';
+import type { Config } from '../config';
+import { AppError } from '../errors';
+import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
+import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent } from '../services/oauthAuthorize';
+import { sendProblem, toProblem } from './problem';
+
+/**
+ * OAuth 2.0 protocol endpoints (RFC 6749, 7636, 7009). They speak form-encoded
+ * bodies and OAuth error objects rather than JSON and problems, so they are plain
+ * handlers over the OAuth service instead of routes running GraphQL operations.
+ */
+export const OAUTH_BASE_PATH = '/api/public/v1/oauth';
+
+export const isOAuthPath = (path: string) => path === OAUTH_BASE_PATH || path.startsWith(OAUTH_BASE_PATH + '/');
+
+interface OAuthRequestContext {
+  config: Config;
+  requestId: string;
+  log: Logger;
+  baseUrl: string;
+}
+
+const ENDPOINTS: Record<string, { method: string; run: (req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) => Promise<void> }> = {
+  '/authorize': { method: 'GET', run: authorize },
+  '/authorize/consent': { method: 'POST', run: consent },
+  '/token': { method: 'POST', run: token },
+  '/revoke': { method: 'POST', run: revoke },
+};
+
+export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAuthRequestContext): Promise<void> {
+  try {
+    // The spec ships the flow switched off: every OAuth path answers the same 404 until enabled.
+    if (!ctx.config.oauthEnabled) throw new AppError('oauth_not_enabled', 'The OAuth authorization flow is not enabled on this service');
+    const endpoint = ENDPOINTS[url.pathname.slice(OAUTH_BASE_PATH.length)];
+    if (!endpoint) throw new AppError('route_not_found', `No endpoint ${req.method} ${url.pathname}`);
+    if (req.method !== endpoint.method) {
+      throw new AppError('method_not_allowed', `${req.method} is not supported on ${url.pathname}`, { headers: { Allow: endpoint.method } });
+    }
+    await endpoint.run(req, res, url, ctx.baseUrl + OAUTH_BASE_PATH);
+  } catch (err) {
+    const problem = toProblem(err);
+    if (problem.status >= 500) ctx.log.error({ err }, 'OAuth request failed');
+    sendProblem(res, problem, ctx.requestId);
+    if (!req.complete) req.resume();
+  }
+}
+
+/** The consent screen and the consent POST act for the signed-in dashboard user, identified by the bearer header. */
+async function dashboardViewer(req: IncomingMessage): Promise<Viewer | null> {
+  const auth = req.headers.authorization;
+  if (!auth) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  if (!m || !m[1].startsWith(DASHBOARD_TOKEN_PREFIX)) {
+    throw new AppError('invalid_token', 'Send the dashboard token as "Authorization: Bearer <token>"', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+  }
+  return authenticateDashboardToken(m[1]);
+}
+
+async function authorize(req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) {
+  const outcome = await checkAuthorizationRequest(await dashboardViewer(req), url.searchParams, issuer);
+  if (outcome.kind === 'redirect') return redirect(res, 302, outcome.location);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  // The consent page must never be framed (clickjacking) nor leak the request through Referer.
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.end(consentPage(outcome));
+}
+
+async function consent(req: IncomingMessage, res: ServerResponse, _url: URL, issuer: string) {
+  // Authenticated by header, never by cookie: a cross-site form post arrives without it and stops here.
+  const viewer = await dashboardViewer(req);
+  if (!viewer) throw new AppError('unauthenticated', 'Send the dashboard token as "Authorization: Bearer <token>"', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  const form = await readForm(req);
+  const { location } = await decideConsent(viewer, form, issuer);
+  // 303 so the browser follows with a GET, never re-posting the form to the client (RFC 9700 4.12).
+  redirect(res, 303, location);
+}
+
+async function token(req: IncomingMessage, res: ServerResponse) {
+  await oauthJson(res, async () => {
+    const form = await readForm(req);
+    return exchangeToken(clientCredentials(req, form), form);
+  });
+}
+
+async function revoke(req: IncomingMessage, res: ServerResponse) {
+  await oauthJson(res, async () => {
+    const form = await readForm(req);
+    await revokeToken(clientCredentials(req, form), form);
+    return undefined;
+  });
+}
+
+/** Token and revoke answer in RFC 6749 5.2 form: JSON {error, error_description}, never cached. */
+async function oauthJson(res: ServerResponse, run: () => Promise<unknown>) {
+  let status = 200;
+  let body: unknown;
+  try {
+    body = await run();
+  } catch (err) {
+    const e = err instanceof AppError && err.status < 500 ? new OAuthError('invalid_request', err.message) : err;
+    if (!(e instanceof OAuthError)) throw e;
+    status = e.status;
+    body = { error: e.error, error_description: e.message };
+    if (e.error === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="oauth"');
+  }
+  res.statusCode = status;
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  if (body === undefined) return void res.end();
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
+function redirect(res: ServerResponse, status: number, location: string) {
+  res.statusCode = status;
+  res.setHeader('Location', location);
+  res.setHeader('Cache-Control', 'no-store');
+  res.end();
+}
+
+const MAX_FORM_BYTES = 64 * 1024;
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    throw new AppError('unsupported_media_type', 'Send the body as application/x-www-form-urlencoded');
+  }
+  if (Number(req.headers['content-length'] ?? 0) > MAX_FORM_BYTES) throw new AppError('payload_too_large', `Form bodies are limited to ${MAX_FORM_BYTES} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_FORM_BYTES) throw new AppError('payload_too_large', `Form bodies are limited to ${MAX_FORM_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** client_secret_basic (RFC 6749 2.3.1: form-encoded, then base64) or client_secret_post; never both. */
+function clientCredentials(req: IncomingMessage, form: URLSearchParams): ClientCredentials | null {
+  const ids = form.getAll('client_id');
+  const secrets = form.getAll('client_secret');
+  if (ids.length > 1 || secrets.length > 1) throw new OAuthError('invalid_request', 'client_id and client_secret must not be sent more than once');
+  const header = req.headers.authorization;
+  if (header) {
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new OAuthError('invalid_client', 'Authorization must be "Basic base64(client_id:client_secret)"');
+    const clientId = formDecode(decoded.slice(0, colon));
+    if (secrets.length) throw new OAuthError('invalid_request', 'Use one client authentication method, not both Basic and client_secret');
+    if (ids.length && ids[0] !== clientId) throw new OAuthError('invalid_request', 'client_id differs from the Authorization header');
+    return { clientId, clientSecret: formDecode(decoded.slice(colon + 1)) };
+  }
+  return ids[0] && secrets[0] ? { clientId: ids[0], clientSecret: secrets[0] } : null;
+}
+
+function formDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    throw new OAuthError('invalid_client', 'The Basic credentials are not form-encoded');
+  }
+}
+
+const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'public:read': "Read the store's public catalog and payment countries",
+  'products:read': 'Read all products, including inactive ones',
+  'products:write': 'Create, change, publish and delete products',
+  'payments:read': 'Read payment information',
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function consentPage(r: ConsentRequest): string {
+  const hidden = AUTHORIZATION_PARAMS.filter((k) => k !== 'store_id' && r.params[k] !== undefined)
+    .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(r.params[k])}">`)
+    .join('\n      ');
+  const named = r.stores.find((s) => s.id === r.storeId);
+  const store = named
+    ? `<input type="hidden" name="store_id" value="${escapeHtml(named.id)}"><p>Store: <strong>${escapeHtml(named.name)}</strong></p>`
+    : `<label>Store <select name="store_id" required>${r.stores
+        .map((s) => `<option value="${escapeHtml(s.id)}">${escapeHtml(s.name)}</option>`)
+        .join('')}</select></label>`;
+  const scopes = r.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s])}</li>`).join('\n        ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Authorize ${escapeHtml(r.app.name)}</title>
+  <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.4rem 1.2rem;margin-right:.5rem}</style>
+</head>
+<body>
+  <main>
+    <h1><span id="app-name">${escapeHtml(r.app.name)}</span> wants to access your store</h1>
+    <p>Signed in as ${escapeHtml(r.user.email)}. Mode: <strong id="mode">${escapeHtml(r.mode)}</strong>.</p>
+    <form method="post" action="${OAUTH_BASE_PATH}/authorize/consent">
+      ${hidden}
+      ${store}
+      <p>It will be able to:</p>
+      <ul id="scopes">
+        ${scopes}
+      </ul>
+      <button type="submit" name="decision" value="approve">Allow</button>
+      <button type="submit" name="decision" value="deny">Deny</button>
+    </form>
+  </main>
+</body>
+</html>
+`;
+}

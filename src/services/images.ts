@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import sharp from 'sharp';
+import { z } from 'zod';
+import type { Config } from '../config';
+import { db, type Prisma } from '../db/client';
+import { AppError, notFound } from '../errors';
+import { storageFor } from '../storage';
+import { isUuid } from './products';
+import { parseInput } from './validation';
+
+// Every input is a fresh temp file: libvips' cache would only hold descriptors of deleted files.
+sharp.cache(false);
+
+export const IMAGE_TYPES = {
+  jpeg: { mimeType: 'image/jpeg', ext: 'jpg' },
+  png: { mimeType: 'image/png', ext: 'png' },
+  webp: { mimeType: 'image/webp', ext: 'webp' },
+} as const;
+type ImageFormat = keyof typeof IMAGE_TYPES;
+
+const EXT_BY_MIME: Record<string, string> = Object.fromEntries(Object.values(IMAGE_TYPES).map((t) => [t.mimeType, t.ext]));
+
+/** Public URL of a stored image: its content address under /uploads. */
+export function imageUrl(baseUrl: string, image: { sha256: string; mimeType: string }): string {
+  return `${baseUrl}/uploads/${image.sha256}.${EXT_BY_MIME[image.mimeType]}`;
+}
+
+/** A file being uploaded (the shape graphql-upload-minimal resolves; the REST layer builds the same). */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  createReadStream(): Readable;
+}
+
+export interface ImageUpload {
+  storeId: string;
+  file: UploadedFile | Promise<UploadedFile>;
+  productId?: string | null;
+  alt?: string | null;
+}
+
+type ImageQuery = { include?: Prisma.ProductImageInclude; select?: Prisma.ProductImageSelect };
+
+const Fields = z.object({
+  productId: z.string().nullish(),
+  alt: z
+    .string()
+    .trim()
+    .max(1000)
+    .nullish()
+    .transform((v) => v || null),
+});
+
+/**
+ * Accepts an image upload: streams it to a temp file (size-limited), decides
+ * the type by magic bytes (JPEG, PNG, WebP only), checks the pixel count from
+ * the header before any decoding, re-encodes it in the same format (which drops
+ * EXIF/GPS and applies the EXIF orientation), stores it content-addressed and
+ * records it, attached to the product when one is given (appended last).
+ */
+export async function uploadProductImage(
+  config: Pick<Config, 'upload' | 'uploadsDir' | 'tmpDir'>,
+  input: ImageUpload,
+  query: ImageQuery = {},
+) {
+  let source: Readable;
+  try {
+    source = (await input.file).createReadStream();
+  } catch (e) {
+    uploadError(e);
+  }
+  const work = path.join(config.tmpDir, `image-${randomBytes(8).toString('hex')}`);
+  try {
+    const fields = parseInput(Fields, { productId: input.productId, alt: input.alt });
+    await mkdir(config.tmpDir, { recursive: true });
+    // Cheap checks first; the upload is still drained (below) so the connection stays usable.
+    if (fields.productId) await assertProduct(input.storeId, fields.productId);
+    const format = await receive(source, `${work}.in`, config.upload.maxBytes);
+    const encoded = await reencode(`${work}.in`, `${work}.out`, format, config.upload.maxPixels);
+    const stored = await storageFor(config).putFile(`${work}.out`, IMAGE_TYPES[format].ext);
+    return await db().$transaction(async (tx) => {
+      const position = fields.productId ? await nextPosition(tx, input.storeId, fields.productId) : 0;
+      return tx.productImage.create({
+        ...query,
+        data: {
+          storeId: input.storeId,
+          productId: fields.productId ?? null,
+          sha256: stored.sha256,
+          mimeType: IMAGE_TYPES[format].mimeType,
+          width: encoded.width,
+          height: encoded.height,
+          sizeBytes: stored.size,
+          alt: fields.alt,
+          position,
+        },
+      });
+    });
+  } finally {
+    // Never destroy an upload stream: busboy would stall on it; reading it to the end lets the request finish.
+    if (!source.readableEnded) source.resume();
+    await Promise.all([rm(`${work}.in`, { force: true }), rm(`${work}.out`, { force: true })]);
+  }
+}
+
+async function assertProduct(storeId: string, productId: string) {
+  if (!isUuid(productId) || !(await db().product.findFirst({ where: { id: productId, storeId }, select: { id: true } }))) {
+    throw notFound('Product');
+  }
+}
+
+/** Locks the product row so concurrent uploads to one product get distinct positions. */
+async function nextPosition(tx: Prisma.TransactionClient, storeId: string, productId: string): Promise<number> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM products WHERE id = ${productId}::uuid AND store_id = ${storeId}::uuid FOR UPDATE`;
+  if (locked.length === 0) throw notFound('Product');
+  const { _max } = await tx.productImage.aggregate({ where: { productId }, _max: { position: true } });
+  return (_max.position ?? -1) + 1;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new AppError('payload_too_large', `Images are limited to ${maxBytes} bytes`, { details: { max_bytes: maxBytes } });
+
+const unsupported = () =>
+  new AppError('unsupported_media_type', 'Only JPEG, PNG and WebP images are accepted (the type is read from the file content)', {
+    details: { accepted: Object.values(IMAGE_TYPES).map((t) => t.mimeType) },
+  });
+
+/** The format the file's first bytes announce, or null. The declared name and Content-Type are not trusted. */
+export function sniffImageFormat(head: Buffer): ImageFormat | null {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return null;
+}
+
+/**
+ * Copies the upload to `dest`, counting bytes and sniffing the type from the
+ * first 12. After a failure the rest is read and discarded rather than
+ * destroying the stream, so the request can complete.
+ */
+async function receive(source: Readable, dest: string, maxBytes: number): Promise<ImageFormat> {
+  const out = createWriteStream(dest, { flags: 'wx' });
+  let head = Buffer.alloc(0);
+  let bytes = 0;
+  let format: ImageFormat | null = null;
+  let failure: AppError | null = null;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      if (failure) continue;
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        failure = tooLarge(maxBytes);
+        continue;
+      }
+      if (head.length < 12) {
+        head = Buffer.concat([head, chunk.subarray(0, 12 - head.length)]);
+        if (head.length === 12 && !(format = sniffImageFormat(head))) {
+          failure = unsupported();
+          continue;
+        }
+      }
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  } finally {
+    out.end();
+    await finished(out).catch(() => {});
+  }
+  // graphql-upload-minimal ends an over-limit file early and only flags it (busboy's `truncated`).
+  if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(maxBytes);
+  if (failure) throw failure;
+  if (bytes === 0) throw new AppError('validation_failed', 'file: is empty', { errors: [{ field: 'file', code: 'empty', message: 'is empty' }] });
+  format ??= sniffImageFormat(head);
+  if (!format) throw unsupported();
+  return format;
+}
+
+async function reencode(src: string, dest: string, format: ImageFormat, maxPixels: number) {
+  // metadata() reads only the header, so a pixel bomb is rejected before a single pixel is decoded.
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(src, { limitInputPixels: false }).metadata();
+  } catch {
+    throw invalidImage(format);
+  }
+  if (meta.format !== format || !meta.width || !meta.height) throw invalidImage(format);
+  const height = meta.pageHeight ?? meta.height;
+  if (meta.width * height > maxPixels) {
+    throw new AppError('image_dimensions_too_large', `The image is ${meta.width}x${height} pixels; at most ${maxPixels} pixels are accepted`, {
+      details: { width: meta.width, height, max_pixels: maxPixels },
+    });
+  }
+  // Output drops all metadata (EXIF, GPS, XMP) by default; rotate() first bakes the EXIF orientation into the pixels.
+  const image = sharp(src, { limitInputPixels: maxPixels, sequentialRead: true }).rotate();
+  const encoder = format === 'jpeg' ? image.jpeg({ quality: 85 }) : format === 'png' ? image.png() : image.webp({ quality: 85 });
+  try {
+    const info = await encoder.toFile(dest);
+    return { width: info.width, height: info.height };
+  } catch {
+    throw invalidImage(format);
+  }
+}
+
+const invalidImage = (format: ImageFormat) =>
+  new AppError('invalid_image', `The file starts like ${IMAGE_TYPES[format].mimeType} but is not a readable image`);
+
+/** graphql-upload-minimal reports limits as errors carrying an HTTP status. */
+function uploadError(e: unknown): never {
+  const status = (e as { status?: number }).status;
+  if (status === 413) throw new AppError('payload_too_large', (e as Error).message);
+  if (status && status >= 400 && status < 500) throw new AppError('bad_request', (e as Error).message);
+  throw e;
+}

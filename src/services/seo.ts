@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { db, type Prisma } from '../db/client';
+import { AppError, notFound } from '../errors';
+import { violatedUniqueIndex } from './dbErrors';
+import { isUuid } from './products';
+import { parseInput } from './validation';
+
+type SeoQuery = { include?: Prisma.SeoInclude; select?: Prisma.SeoSelect };
+
+export const SEO_LIMITS = { title: 70, description: 320, slug: 200, url: 2048 } as const;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Characters as a reader counts them (code points), so an emoji or an accented letter is one. */
+const chars = (s: string) => [...s].length;
+
+/** Blank strings and null both mean "no value". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullish());
+
+const text = (max: number) =>
+  optional(z.string().trim().refine((s) => chars(s) <= max, `must be at most ${max} characters`));
+
+const httpUrl = optional(
+  z
+    .string()
+    .trim()
+    .max(SEO_LIMITS.url)
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'must be an absolute http(s) URL'),
+);
+
+const SeoInput = z.object({
+  title: text(SEO_LIMITS.title),
+  description: text(SEO_LIMITS.description),
+  slug: optional(
+    z.string().trim().max(SEO_LIMITS.slug).regex(SLUG, 'must be lowercase letters, digits and single hyphens, e.g. "red-running-shoe"'),
+  ),
+  canonicalUrl: httpUrl,
+  ogImageUrl: httpUrl,
+  noindex: z.boolean().nullish(),
+});
+
+export type SeoWrite = z.input<typeof SeoInput>;
+
+/**
+ * Sets the product's SEO record with PUT (replace) semantics: a field that is
+ * absent, null or blank is cleared (noindex becomes false). The record is
+ * created on first use.
+ */
+export async function setSeo(storeId: string, productId: string, input: SeoWrite, query: SeoQuery = {}) {
+  const data = parseInput(SeoInput, input);
+  if (!isUuid(productId)) throw notFound('Product');
+  const fields = {
+    title: data.title ?? null,
+    description: data.description ?? null,
+    slug: data.slug ?? null,
+    canonicalUrl: data.canonicalUrl ?? null,
+    ogImageUrl: data.ogImageUrl ?? null,
+    noindex: data.noindex ?? false,
+  };
+  try {
+    return await db().$transaction(async (tx) => {
+      const product = await tx.product.findFirst({ where: { id: productId, storeId }, select: { id: true } });
+      if (!product) throw notFound('Product');
+      return tx.seo.upsert({ ...query, where: { productId }, create: { storeId, productId, ...fields }, update: fields });
+    });
+  } catch (e) {
+    const index = violatedUniqueIndex(e);
+    // Two first-time upserts of one product racing: the loser may simply retry.
+    if (index === 'product_seo_product_id_key') throw new AppError('conflict', 'The SEO record was created concurrently; retry the request');
+    if (index === 'product_seo_store_id_slug_key') {
+      throw new AppError('slug_taken', `The slug "${fields.slug}" is already used by another product of this store`, {
+        errors: [{ field: 'slug', code: 'slug_taken', message: 'already used by another product of this store' }],
+        details: { slug: fields.slug },
+      });
+    }
+    throw e;
+  }
+}

