@@ -242,7 +242,7 @@ export const CAUSES = {
   'size-growth': 'the page statement counts every match with count(*) OVER (), so page 1 reads all matching rows: its cost grows linearly with the catalog. LIMIT per_page + 1 (has_more) with a separate, cacheable or capped count keeps page 1 flat.',
   'page-depth': 'OFFSET reads and discards every earlier row, and the window count reads all matches on every page.',
   cursor: 'the keyset statement should be flat; a growth here means it lost the (store_id, created_at, id) index.',
-  'upload-rss': 'an upload held in memory (buffered instead of streamed) or image processing on the whole decoded bitmap.',
+  'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus glibc malloc arenas (one per thread) holding freed memory. Compare a run with --service-env=MALLOC_ARENA_MAX=2 (or jemalloc, as sharp's documentation advises on glibc).",
   startup: 'start-up opens the embedded database and checks the migrations with the wasm schema engine before listening.',
 } as const;
 

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
-import { dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
+import { adminQuery, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
 import { killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';
@@ -29,7 +29,7 @@ import { writeUploadBodies } from './uploads';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
-const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 const quick = flag('quick');
 const sizeNames = (option('sizes') ?? (quick ? '1k' : '1k,10k,100k,1m')).split(',').map((s) => s.trim().toLowerCase() as SizeName);
@@ -64,6 +64,21 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     log(`${sig}: cleaning up`);
     void cleanup().finally(() => process.exit(130));
   });
+}
+
+/** Databases of quick runs whose process is gone (killed before it could clean up). */
+async function dropAbandonedQuickDatabases() {
+  const rows = await adminQuery<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bench\\_quick\\_%'");
+  for (const { datname } of rows) {
+    const pid = Number(datname.split('_')[2]);
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) await dropDatabase(datname);
+  }
 }
 
 function newestMtime(dir: string): number {
@@ -143,6 +158,7 @@ async function filterShares(url: string, storeId: string): Promise<Record<string
 async function main() {
   mkdirSync(outDir, { recursive: true });
   await ensurePostgres(log);
+  await dropAbandonedQuickDatabases();
   if (flag('no-build')) log('using the existing build (--no-build)');
   else if (buildIsCurrent()) log('dist/ is newer than every source file: build skipped');
   else {

@@ -45,11 +45,11 @@ export function createPublicApi(config: Config, log: Logger, now: () => Date) {
     try {
       const token = credentialFromHeaders(req.headers);
       mode = requestedMode(req.headers, url.searchParams);
-      const credential = await authenticateCredential(token, now());
+      const credential = await authenticateCredential(token, now(), { oauthEnabled: config.oauthEnabled });
       mode ??= credential.mode;
       if (credential.kind !== 'oauth') usage.record(credential.id, now());
       const policy = policies[credential.mode];
-      const decision = await limiter.consume(`${credential.id}:${credential.mode}`, policy);
+      const decision = await limiter.consume(`${credential.bucket}:${credential.mode}`, policy);
       const { 'Retry-After': retryAfter, ...headers } = rateLimitHeaders(policy, decision);
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       if (!decision.allowed) {

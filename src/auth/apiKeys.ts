@@ -63,6 +63,7 @@ export async function authenticateApiKey(key: string, now = new Date()): Promise
   return {
     kind: row.type,
     id: row.id,
+    bucket: `key:${row.id}`,
     storeId: row.storeId,
     mode: row.mode,
     // Publishable keys are read-only whatever the row says.

@@ -6,8 +6,10 @@ export type Scope = (typeof SCOPES)[number];
 /** A public API credential resolved from an API key or an OAuth access token. */
 export interface PublicCredential {
   kind: 'system' | 'secret' | 'publishable' | 'oauth';
-  /** ApiKey id or OAuthToken id: the rate-limit and audit identity. */
+  /** ApiKey id or OAuthToken id: the audit identity. */
   id: string;
+  /** What the rate limit counts against: the key, or the OAuth grant (so a refreshed token does not get a fresh bucket). */
+  bucket: string;
   storeId: string;
   mode: Mode;
   scopes: string[];

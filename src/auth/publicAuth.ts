@@ -52,13 +52,17 @@ export function requestedMode(headers: IncomingHttpHeaders, query: URLSearchPara
 }
 
 /** Resolves a credential by its prefix: API keys here, OAuth access tokens in the OAuth service. */
-export async function authenticateCredential(token: string | null, now = new Date()): Promise<PublicCredential> {
+export async function authenticateCredential(token: string | null, now = new Date(), opts = { oauthEnabled: true }): Promise<PublicCredential> {
   if (!token) {
     throw new AppError('unauthenticated', 'Send an API key or OAuth access token as "Authorization: Bearer <key>" or "X-API-Key: <key>"', {
       headers: { 'WWW-Authenticate': bearerChallenge() },
     });
   }
-  if (token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return authenticateOAuthAccessToken(token, now);
+  if (token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) {
+    // The spec marks OAuth "not yet active": with it switched off, no token of it is honoured, even one issued earlier.
+    if (!opts.oauthEnabled) throw credentialError('invalid_token', 'OAuth access tokens are not accepted: OAuth is not enabled on this service');
+    return authenticateOAuthAccessToken(token, now);
+  }
   if (looksLikeApiKey(token)) return authenticateApiKey(token, now);
   throw credentialError('invalid_api_key', 'This is not an API key (svc_test_.../svc_live_...) or an OAuth access token (svc_oat_...)');
 }

@@ -3,24 +3,30 @@ import { AppError } from '../errors';
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
-/** Reads a JSON request body (1 MiB max). Empty body: undefined. */
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const length = Number(req.headers['content-length'] ?? 0);
-  if (length > MAX_JSON_BYTES) throw new AppError('payload_too_large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes`);
+/** Reads a whole request body of at most `maxBytes` (413 beyond, checked before and while reading). */
+export async function readBodyLimited(req: IncomingMessage, maxBytes: number, kind: string): Promise<Buffer> {
+  const tooLarge = () => new AppError('payload_too_large', `${kind} bodies are limited to ${maxBytes} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_JSON_BYTES) throw new AppError('payload_too_large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes`);
+    if (size > maxBytes) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
-  if (size === 0) return undefined;
+  return Buffer.concat(chunks, size);
+}
+
+/** Reads a JSON request body (1 MiB max). Empty body: undefined. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const body = await readBodyLimited(req, MAX_JSON_BYTES, 'JSON');
+  if (body.length === 0) return undefined;
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new AppError('unsupported_media_type', 'Send JSON bodies with Content-Type: application/json');
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch (e) {
     throw new AppError('malformed_json', `The request body is not valid JSON: ${(e as Error).message}`);
   }

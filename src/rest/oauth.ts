@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent } from '../services/oauthAuthorize';
+import { readBodyLimited } from './body';
 import { sendProblem, toProblem } from './problem';
 
 /**
@@ -135,15 +136,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   if (type !== 'application/x-www-form-urlencoded') {
     throw new AppError('unsupported_media_type', 'Send the body as application/x-www-form-urlencoded');
   }
-  if (Number(req.headers['content-length'] ?? 0) > MAX_FORM_BYTES) throw new AppError('payload_too_large', `Form bodies are limited to ${MAX_FORM_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) throw new AppError('payload_too_large', `Form bodies are limited to ${MAX_FORM_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return new URLSearchParams((await readBodyLimited(req, MAX_FORM_BYTES, 'Form')).toString('utf8'));
 }
 
 /** client_secret_basic (RFC 6749 2.3.1: form-encoded, then base64) or client_secret_post; never both. */

@@ -95,7 +95,13 @@ export function sendProblem(res: ServerResponse, p: Problem, requestId: string):
     res.end();
     return;
   }
-  for (const [k, v] of Object.entries(p.headers ?? {})) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(p.headers ?? {})) {
+    try {
+      res.setHeader(k, v);
+    } catch {
+      // An invalid header value (non-ASCII) must not leave the request unanswered; the body still explains the error.
+    }
+  }
   res.statusCode = p.status;
   res.setHeader('Content-Type', 'application/problem+json');
   res.setHeader('Cache-Control', 'no-store');

@@ -24,14 +24,14 @@ export async function authenticateOAuthAccessToken(token: string, now = new Date
       kind: true,
       expiresAt: true,
       revokedAt: true,
-      grant: { select: { storeId: true, mode: true, scopes: true, revokedAt: true, app: { select: { status: true } } } },
+      grant: { select: { id: true, storeId: true, mode: true, scopes: true, revokedAt: true, app: { select: { status: true } } } },
     },
   });
   if (!row || row.kind !== 'access') throw invalidToken('The OAuth access token is not valid');
   if (row.revokedAt || row.grant.revokedAt) throw invalidToken('The OAuth access token has been revoked');
   if (row.expiresAt <= now) throw invalidToken('The OAuth access token has expired');
   if (row.grant.app.status !== 'active') throw new AppError('app_suspended', 'The OAuth app this token belongs to is suspended');
-  return { kind: 'oauth', id: row.id, storeId: row.grant.storeId, mode: row.grant.mode, scopes: row.grant.scopes };
+  return { kind: 'oauth', id: row.id, bucket: `grant:${row.grant.id}`, storeId: row.grant.storeId, mode: row.grant.mode, scopes: row.grant.scopes };
 }
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;

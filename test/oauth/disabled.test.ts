@@ -1,5 +1,6 @@
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
+import { createOAuthAccessToken } from '../public/helpers';
 import { basicAuth, registerApp, type RegisteredApp } from './helpers';
 
 let t: TestServer;
@@ -39,5 +40,14 @@ describe('OAuth switched off (the default)', () => {
     const res = await t.request('GET', `/api/public/v1/oauth/authorize?client_id=${app.clientId}`, { token: store.ownerToken });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('oauth_not_enabled');
+  });
+
+  it('does not honour OAuth access tokens, even ones issued while it was on', async () => {
+    const { token } = await createOAuthAccessToken(store, 'test', ['public:read']);
+    const res = await t.request('GET', '/api/public/v1/payments/supported-countries', { token });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('invalid_token');
+    expect(res.body.detail).toContain('OAuth is not enabled');
+    expect(res.headers.get('www-authenticate')).toContain('Bearer');
   });
 });

@@ -13,7 +13,7 @@ const other = (m: Mode): Mode => (m === 'test' ? 'live' : 'test');
 
 beforeAll(async () => {
   // Generous limits: this file is about authentication, rate limits have their own tests.
-  t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000' });
+  t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000', OAUTH_ENABLED: 'true' });
   store = await createStoreFixture();
   for (const mode of ['test', 'live'] as Mode[]) {
     credentials.set(`system ${mode}`, (await createKey(t, store, { type: 'system', mode })).secret);

@@ -10,7 +10,7 @@ const keys: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000' });
+  t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000', OAUTH_ENABLED: 'true' });
   store = await createStoreFixture();
   other = await createStoreFixture({ currency: 'USD' });
   const add = async (s: StoreFixture, name: string, fields: Record<string, unknown>) => {

@@ -133,7 +133,7 @@ describe('Redis token bucket shared by two instances', () => {
     // The bucket refills one token in 1000 s, so the remaining count is exact whatever the pace of the test.
     expect(remaining.map((h) => h?.replace(/;t=\d+$/, ''))).toEqual(['"test";r=3', '"test";r=2', '"test";r=1', '"test";r=0', '"test";r=0', '"test";r=0']);
     const id = (await db().apiKey.findUniqueOrThrow({ where: { tokenHash: sha256Hex(secret) } })).id;
-    expect(await redis.exists(`${prefix}${id}:test`)).toBe(1);
+    expect(await redis.exists(`${prefix}key:${id}:test`)).toBe(1);
   });
 
   it('keeps separate limits per instance without Redis (why the shared store matters)', async () => {
