@@ -236,10 +236,11 @@ function charts(dir: string, r: RunReport): string[] {
  */
 export const CAUSES = {
   'rest-list': 'the extra time is spent in Node, not in PostgreSQL: each request executes a GraphQL operation (Pothos resolver wrappers, scope-auth) and Prisma loads the page through its query compiler and result mapping, where B1 sends the same statements prepared and maps rows by hand.',
-  'graphql-list': 'as for REST: the Prisma load of the page (query compiler, relation result mapping) and Pothos field wrappers, against plain resolvers over prepared statements in B3.',
+  'graphql-list': 'B3 runs the same graphql-yoga and the same statements, so the gap is the Prisma load of the page (query compiler, relation result mapping) and the Pothos field wrappers (scope-auth, prisma selections).',
   'rest-read': 'a read is cheap in PostgreSQL, so the fixed per-request cost of the REST -> GraphQL -> Pothos -> Prisma stack dominates (see the node CPU figures).',
   statements: 'every request first looks its dashboard token up (one statement), then the list runs two (page of ids with its count, then the rows); a short-lived cache of verified tokens would leave the two the target counts.',
-  'size-growth': 'the page statement counts every match with count(*) OVER (), so page 1 reads all matching rows: its cost grows linearly with the catalog. LIMIT per_page + 1 (has_more) with a separate, cacheable or capped count keeps page 1 flat.',
+  'size-growth':
+    'the page statement counts every match with count(*) OVER (), so page 1 reads all matching rows and grows linearly with the catalog; with a category the planner walks the whole store in created_at order and probes product_categories once per product. LIMIT per_page + 1 (has_more) with a separate, cacheable or capped count keeps page 1 flat.',
   'page-depth': 'OFFSET reads and discards every earlier row, and the window count reads all matches on every page.',
   cursor: 'the keyset statement should be flat; a growth here means it lost the (store_id, created_at, id) index.',
   'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus glibc malloc arenas (one per thread) holding freed memory. Compare a run with --service-env=MALLOC_ARENA_MAX=2 (or jemalloc, as sharp's documentation advises on glibc).",
@@ -265,7 +266,7 @@ export function writeReport(dir: string, r: RunReport): number {
     `- Pinning: ${m.pinning}; PostgreSQL is not pinned and competes for both cores`,
     `- Load: autocannon in its own process over loopback; saturation with ${d.connections} connections for ${d.saturation} s after ${d.warmup} s warm-up, then p50/p99 at a fixed rate for ${d.fixedRate} s`,
     `- Fixed rate: half the saturation throughput of the scenario's reference baseline (B1 for REST, B3 for GraphQL), the same offered load for every server; half their own saturation where there is no reference (¹: a server that cannot sustain the reference rate is measured at half its own)`,
-    `- SQL statements per request: ${r.statementSource} (pg_stat_statements is not in shared_preload_libraries here and the bench does not restart a shared server), averaged over ${d.statementSamples} sequential requests`,
+    `- SQL statements per request: ${r.statementSource} (pg_stat_statements is not in shared_preload_libraries here and the bench does not restart a shared server), averaged over ${d.statementSamples} sequential requests; the service's counter is Prisma's query events, which report a transaction's COMMIT but not its BEGIN`,
     `- CPU per request: /proc/<pid>/stat of the server process and of the PostgreSQL backends of the bench database, during saturation`,
     `- Service: production build (dist/, NODE_ENV=production), pool of 10 connections, LOG_LEVEL=warn (no per-request log line, like the baselines), public API rate limit raised out of the way`,
     '',
@@ -291,7 +292,7 @@ export function writeReport(dir: string, r: RunReport): number {
     '',
     '| Target | Measured | Met | Gap |',
     '|---|---|:-:|---|',
-    ...table.map((t) => `| ${t.target} | ${t.measured} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} | ${t.gap ?? ''}${t.gap && CAUSES[t.key] ? ` Why: ${CAUSES[t.key]}` : ''} |`),
+    ...table.map((t) => `| ${t.target} | ${t.measured} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} | ${t.gap ? `${t.gap.replace(/\.$/, '')}. Why: ${CAUSES[t.key]}` : ''} |`),
     '',
     `## Scenarios (${r.tableSize} catalog)`,
     '',

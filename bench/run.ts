@@ -12,6 +12,7 @@
  *   --reseed              reseed kept catalogs; --drop removes them afterwards
  *   --no-build            use the existing dist/ build
  *   --service-env=K=V,…   extra environment for the service process (experiments, e.g. MALLOC_ARENA_MAX=2)
+ *   --report-only         rewrite latest.md and the charts from the out dir's latest.json (no measuring)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -338,13 +339,19 @@ async function pageCurve(load: LoadGenerator, service: Target, ctx: ScenarioCont
   return points;
 }
 
-main()
-  .then(async (failures) => {
-    await cleanup();
-    process.exit(quick && failures ? 1 : 0);
-  })
-  .catch(async (e) => {
-    console.error(e);
-    await cleanup();
-    process.exit(1);
-  });
+if (flag('report-only')) {
+  const failures = writeReport(outDir, JSON.parse(readFileSync(path.join(outDir, 'latest.json'), 'utf8')) as RunReport);
+  rmSync(workDir, { recursive: true, force: true });
+  console.log(`rewrote ${outDir}/latest.md${failures ? ` (${failures} scenario(s) failed or differ)` : ''}`);
+} else {
+  main()
+    .then(async (failures) => {
+      await cleanup();
+      process.exit(quick && failures ? 1 : 0);
+    })
+    .catch(async (e) => {
+      console.error(e);
+      await cleanup();
+      process.exit(1);
+    });
+}

@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
-import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from './auth/dashboardTokens';
+import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
 import type { Context } from './context';
 import { db } from './db/client';
@@ -41,6 +41,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export function createApp(config: Config, opts: { log?: Logger; now?: () => Date } = {}): App {
   const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
   const routes = compileRoutes(schema, restRoutes);
+  setDashboardTokenCacheTtl(config.authCacheTtlMs);
   const openapi = JSON.stringify(openApiDocument(restRoutes));
   const publicApi = createPublicApi(config, log, opts.now ?? (() => new Date()));
 

@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-4o-mini'),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** How long a verified dashboard token is trusted without a lookup (0: every request looks it up). */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 
@@ -78,5 +80,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { kind: 'openai' as const, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? 'none', model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS }
       : { kind: 'local' as const, timeoutMs: e.AI_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
   };
 }

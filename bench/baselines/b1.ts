@@ -9,7 +9,7 @@ import { type FieldNode, type OperationDefinitionNode, parse } from 'graphql';
 import { hasValidChecksum, safeEqual, sha256Hex } from '../../src/auth/secrets';
 import { publicRoutes } from '../../src/rest/public';
 import { listSupportedCountries } from '../../src/services/publicCatalog';
-import { PRODUCT_SORTS, productPageQuery } from '../../src/services/productList';
+import { PRODUCT_SORTS, pageFromRows, productPageQuery } from '../../src/services/productList';
 import { boolParam, enumParam, intParam, listParam, paginationLinks } from '../../src/rest/params';
 import { authorize, baseUrlOf, env, HttpError, productsByIds, projection, query, restProduct, sendJson } from './common';
 
@@ -26,15 +26,10 @@ async function list(storeId: string, q: URLSearchParams, authorization: string |
     lowStock: boolParam(q, 'low_stock'),
   };
   const page = productPageQuery(storeId, filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
-  const rows = await query<{ id: string; total: string }>(page.sql.text, page.sql.values);
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (!rows.length && page.page > 1) {
-    const count = page.countSql();
-    total = Number((await query<{ n: string }>(count.text, count.values))[0].n);
-  }
-  const items = await productsByIds(rows.map((r) => r.id), storeId, baseUrl);
-  const totalPages = Math.ceil(total / page.perPage);
-  const meta = { page: page.page, per_page: page.perPage, total, total_pages: totalPages, has_more: page.page < totalPages };
+  const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values), page);
+  const items = await productsByIds(r.ids, storeId, baseUrl);
+  const totalPages = Math.ceil(r.total / page.perPage);
+  const meta = { page: page.page, per_page: page.perPage, total: r.total, total_exact: r.totalExact, total_pages: totalPages, has_more: r.hasMore };
   return { body: { data: items.map(restProduct), meta }, headers: { Link: paginationLinks(baseUrl, path, q, page.page, totalPages) } };
 }
 

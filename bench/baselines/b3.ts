@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { type DefinitionNode, GraphQLError, GraphQLScalarType, Kind, parse, print } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { type ProductSort, productPageQuery } from '../../src/services/productList';
+import { type ProductSort, pageFromRows, productPageQuery } from '../../src/services/productList';
 import { authorize, env, HttpError, productsByIds, query } from './common';
 
 const TYPES = ['Product', 'ProductImage', 'Seo', 'Variant', 'PageMeta', 'ProductPage', 'ProductFilter', 'ProductSort', 'ProductStatus', 'DateTime', 'Decimal', 'JSON'];
@@ -45,16 +45,11 @@ const resolvers = {
       const f = args.filter ?? {};
       const filter = { search: f.search ?? undefined, category: f.category ?? undefined, tags: f.tags ?? undefined, isActive: f.isActive ?? undefined, lowStock: f.lowStock ?? undefined };
       const page = productPageQuery(args.storeId, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, sortOf(args.sort));
-      const rows = await query<{ id: string; total: string }>(page.sql.text, page.sql.values);
-      let total = rows.length ? Number(rows[0].total) : 0;
-      if (!rows.length && page.page > 1) {
-        const count = page.countSql();
-        total = Number((await query<{ n: string }>(count.text, count.values))[0].n);
-      }
-      const totalPages = Math.ceil(total / page.perPage);
+      const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values), page);
+      const totalPages = Math.ceil(r.total / page.perPage);
       return {
-        items: await productsByIds(rows.map((r) => r.id), args.storeId, ctx.baseUrl),
-        meta: { page: page.page, perPage: page.perPage, total, totalPages, hasMore: page.page < totalPages },
+        items: await productsByIds(r.ids, args.storeId, ctx.baseUrl),
+        meta: { page: page.page, perPage: page.perPage, total: r.total, totalExact: r.totalExact, totalPages, hasMore: r.hasMore },
       };
     },
     product: async (_: unknown, args: { storeId: string; id: string }, ctx: Ctx) => {

@@ -19,13 +19,57 @@ export async function issueDashboardToken(userId: string, opts: { name?: string;
 
 export async function revokeDashboardToken(tokenId: string) {
   await db().dashboardToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
+  verified.evict((v) => v.tokenId === tokenId);
 }
 
-/** Resolves a bearer token to its viewer (with store memberships) in one query, or throws 401 invalid_token. */
+/**
+ * Verified tokens are kept for a few seconds (AUTH_CACHE_TTL_MS) so a request
+ * spends its SQL on its own work, not on looking its token up again. Changes
+ * made through this process (revocation, memberships) evict at once; another
+ * instance sees them within the TTL. A TTL of 0 turns the cache off.
+ */
+class VerifiedTokens {
+  private entries = new Map<string, { viewer: Viewer; until: number }>();
+  ttlMs = 5000;
+  private static readonly MAX = 10_000;
+
+  get(hash: string, now: number): Viewer | undefined {
+    const e = this.entries.get(hash);
+    if (e && e.until > now) return e.viewer;
+    if (e) this.entries.delete(hash);
+    return undefined;
+  }
+
+  set(hash: string, viewer: Viewer, now: number, expiresAt: Date | null) {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= VerifiedTokens.MAX) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { viewer, until: Math.min(now + this.ttlMs, expiresAt?.getTime() ?? Infinity) });
+  }
+
+  evict(match: (v: Viewer) => boolean) {
+    for (const [hash, e] of this.entries) if (match(e.viewer)) this.entries.delete(hash);
+  }
+}
+
+const verified = new VerifiedTokens();
+
+export function setDashboardTokenCacheTtl(ms: number) {
+  verified.ttlMs = ms;
+}
+
+/** Forgets cached verifications of a user's tokens (their memberships or permissions changed). */
+export function forgetVerifiedUser(userId: string) {
+  verified.evict((v) => v.userId === userId);
+}
+
+/** Resolves a bearer token to its viewer (with store memberships) in one query (none while cached), or throws 401 invalid_token. */
 export async function authenticateDashboardToken(token: string, now = new Date()): Promise<Viewer> {
   if (!hasValidChecksum(token, DASHBOARD_TOKEN_PREFIX)) throw invalid('The bearer token is malformed');
+  const hash = sha256Hex(token);
+  const cached = verified.get(hash, now.getTime());
+  if (cached) return cached;
   const row = await db().dashboardToken.findUnique({
-    where: { tokenHash: sha256Hex(token) },
+    where: { tokenHash: hash },
     select: {
       id: true,
       revokedAt: true,
@@ -36,5 +80,7 @@ export async function authenticateDashboardToken(token: string, now = new Date()
   if (!row) throw invalid('The bearer token is not valid');
   if (row.revokedAt) throw invalid('The bearer token has been revoked');
   if (row.expiresAt && row.expiresAt <= now) throw invalid('The bearer token has expired');
-  return { userId: row.user.id, email: row.user.email, tokenId: row.id, memberships: row.user.memberships };
+  const viewer = { userId: row.user.id, email: row.user.email, tokenId: row.id, memberships: row.user.memberships };
+  verified.set(hash, viewer, now.getTime(), row.expiresAt);
+  return viewer;
 }

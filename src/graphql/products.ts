@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context';
 import * as products from '../services/products';
-import { listProductIds, listProductIdsAfter, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { builder } from './builder';
 
 export const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
@@ -52,16 +52,24 @@ export const PageMeta = builder.simpleObject('PageMeta', {
   fields: (t) => ({
     page: t.int(),
     perPage: t.int(),
-    total: t.int(),
-    totalPages: t.int(),
-    hasMore: t.boolean(),
+    total: t.int({ description: 'Number of matches: exact up to 10,000, a lower bound beyond (see totalExact)' }),
+    totalExact: t.boolean({ description: 'false when total stopped counting at 10,000 matches' }),
+    totalPages: t.int({ description: 'Pages of `total`; like total, a lower bound when totalExact is false' }),
+    hasMore: t.boolean({ description: 'Whether a next page exists (always exact)' }),
   }),
 });
+
+export type PageMetaShape = { page: number; perPage: number; total: number; totalExact: boolean; totalPages: number; hasMore: boolean };
+
+/** The list envelope's meta for a page of ids. */
+export function pageMeta(r: PageResult): PageMetaShape {
+  return { page: r.page, perPage: r.perPage, total: r.total, totalExact: r.totalExact, totalPages: Math.ceil(r.total / r.perPage), hasMore: r.hasMore };
+}
 
 interface ProductPageShape {
   storeId: string;
   ids: string[];
-  meta: { page: number; perPage: number; total: number; totalPages: number; hasMore: boolean };
+  meta: PageMetaShape;
 }
 
 const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
@@ -94,8 +102,7 @@ builder.queryFields((t) => ({
     authScopes: (_root, args) => manageProducts(args.storeId),
     resolve: async (_root, args) => {
       const r = await listProductIds(args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      const totalPages = Math.ceil(r.total / r.perPage);
-      return { storeId: args.storeId, ids: r.ids, meta: { page: r.page, perPage: r.perPage, total: r.total, totalPages, hasMore: r.page < totalPages } };
+      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
     },
   }),
   productsConnection: t.connection({

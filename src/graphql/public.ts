@@ -5,7 +5,7 @@ import type { Context } from '../context';
 import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { builder } from './builder';
-import { PageMeta, productSortEnumName } from './products';
+import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /**
  * Public integration API fields. They are reached through the REST routes
@@ -63,7 +63,7 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
 
 interface PublicProductPageShape {
   ids: string[];
-  meta: { page: number; perPage: number; total: number; totalPages: number; hasMore: boolean };
+  meta: PageMetaShape;
 }
 
 function publicProductQuery(ctx: Context, info: GraphQLResolveInfo) {
@@ -94,8 +94,7 @@ builder.queryFields((t) => ({
       const f = args.filter;
       const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined };
       const r = await listPublicProducts(ctx.credential!.storeId, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      const totalPages = Math.ceil(r.total / r.perPage);
-      return { ids: r.ids, meta: { page: r.page, perPage: r.perPage, total: r.total, totalPages, hasMore: r.page < totalPages } };
+      return { ids: r.ids, meta: pageMeta(r) };
     },
   }),
   publicProduct: t.prismaField({

@@ -70,7 +70,7 @@ export const merchantProductRoutes: RestRoute[] = [
       query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort) {
         products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
           items { ...RestProduct }
-          meta { page per_page: perPage total total_pages: totalPages has_more: hasMore }
+          meta { page per_page: perPage total total_exact: totalExact total_pages: totalPages has_more: hasMore }
         }
       }`),
     variables: ({ params, query }) => ({

@@ -67,11 +67,12 @@ const Product = {
 
 const PageMeta = {
   type: 'object',
-  required: ['page', 'per_page', 'total', 'total_pages', 'has_more'],
+  required: ['page', 'per_page', 'total', 'total_exact', 'total_pages', 'has_more'],
   properties: {
     page: { type: 'integer', minimum: 1 },
     per_page: { type: 'integer', minimum: 1, maximum: 100 },
     total: { type: 'integer', minimum: 0, description: 'Matches of the whole list, not of this page' },
+    total_exact: { type: 'boolean', description: 'false when counting stopped at 10,000 matches (total is then a lower bound)' },
     total_pages: { type: 'integer', minimum: 0 },
     has_more: { type: 'boolean' },
   },

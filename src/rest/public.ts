@@ -54,7 +54,7 @@ export const publicRoutes: RestRoute[] = [
     operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort) {
       publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
         items { ...RestPublicProduct }
-        meta { page per_page: perPage total total_pages: totalPages has_more: hasMore }
+        meta { page per_page: perPage total total_exact: totalExact total_pages: totalPages has_more: hasMore }
       }
     }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ query }) => ({

@@ -72,39 +72,64 @@ function orderSql(sort: ProductSort | undefined, search: string | undefined): Pr
   return Prisma.raw(`p.${col} ${dir}, p.id ${dir}`);
 }
 
+/**
+ * Matches are counted exactly up to this many (Elasticsearch's track_total_hits
+ * default); beyond it `total` is a lower bound and `totalExact` false. Counting
+ * every match would make page 1 cost grow with the catalog.
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
 export interface PageResult {
   ids: string[];
   page: number;
   perPage: number;
+  /** Number of matches, exact when totalExact; otherwise a lower bound. */
   total: number;
+  totalExact: boolean;
+  hasMore: boolean;
 }
 
 /**
- * The validated arguments and SQL of a page-based list. Exported so the
- * benchmark baseline and the EXPLAIN tests run exactly the service's SQL.
+ * The validated arguments and the single SQL statement of a page-based list:
+ * the page's ids (one more than asked, to know has_more) and the capped count
+ * of matches; an empty page still returns one row with the count.
+ * Exported so the benchmark baselines and the EXPLAIN tests run exactly the service's SQL.
  */
 export function productPageQuery(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
   const filter = parseInput(ProductFilterInput, filterInput);
   const { page, perPage } = parseInput(PageInput, paging);
+  const offset = (page - 1) * perPage;
+  const countLimit = Math.max(EXACT_TOTAL_LIMIT, offset + perPage + 1);
+  const where = whereSql(storeId, filter);
   const sql = Prisma.sql`
-    SELECT p.id::text AS id, count(*) OVER () AS total FROM products p
-    WHERE ${whereSql(storeId, filter)}
-    ORDER BY ${orderSql(sort, filter.search)}
-    LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
-  const countSql = () => Prisma.sql`SELECT count(*) AS n FROM products p WHERE ${whereSql(storeId, filter)}`;
-  return { page, perPage, sql, countSql };
+    SELECT c.total, s.id, s.ord FROM
+      (SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit}) m) c
+    LEFT JOIN LATERAL (
+      SELECT p.id::text AS id, row_number() OVER () AS ord FROM (
+        SELECT p.id FROM products p WHERE ${where}
+        ORDER BY ${orderSql(sort, filter.search)} LIMIT ${perPage + 1} OFFSET ${offset}) p
+    ) s ON true`;
+  return { page, perPage, countLimit, sql };
 }
 
-/** One SQL statement: the ids of the page in order plus the total count of matches. */
+/** Turns the rows of productPageQuery into a page. */
+export function pageFromRows(
+  rows: { id: string | null; ord: bigint | number | string | null; total: bigint | number | string }[],
+  q: { page: number; perPage: number; countLimit: number },
+): PageResult {
+  // Ordered here rather than by an outer ORDER BY, which would add a sort node to every plan.
+  const ids = rows
+    .filter((r) => r.id)
+    .sort((a, b) => Number(a.ord) - Number(b.ord))
+    .map((r) => r.id!);
+  const total = rows.length ? Number(rows[0].total) : 0;
+  return { ids: ids.slice(0, q.perPage), page: q.page, perPage: q.perPage, total, totalExact: total < q.countLimit, hasMore: ids.length > q.perPage };
+}
+
+/** One SQL statement: the ids of the page in order, whether more follow, and the (capped) count of matches. */
 export async function listProductIds(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
-  const { page, perPage, sql, countSql } = productPageQuery(storeId, filterInput, paging, sort);
-  const rows = await db().$queryRaw<{ id: string; total: bigint }[]>(sql);
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (!rows.length && page > 1) {
-    const [c] = await db().$queryRaw<{ n: bigint }[]>(countSql());
-    total = Number(c.n);
-  }
-  return { ids: rows.map((r) => r.id), page, perPage, total };
+  const q = productPageQuery(storeId, filterInput, paging, sort);
+  return pageFromRows(await db().$queryRaw<{ id: string | null; ord: bigint | null; total: bigint }[]>(q.sql), q);
 }
 
 /** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { issueDashboardToken } from '../auth/dashboardTokens';
+import { forgetVerifiedUser, issueDashboardToken } from '../auth/dashboardTokens';
 import { PERMISSIONS } from '../auth/permissions';
 import { db } from '../db/client';
 import { AppError, notFound } from '../errors';
@@ -30,11 +30,13 @@ const CreateStore = z.object({
 /** Creates a store and its owner membership in one transaction. */
 export async function createStore(input: z.input<typeof CreateStore>) {
   const data = parseInput(CreateStore, input);
-  return db().$transaction(async (tx) => {
-    const store = await tx.store.create({ data });
-    await tx.membership.create({ data: { storeId: store.id, userId: data.ownerId, role: 'owner', permissions: [...PERMISSIONS] } });
-    return store;
+  const store = await db().$transaction(async (tx) => {
+    const created = await tx.store.create({ data });
+    await tx.membership.create({ data: { storeId: created.id, userId: data.ownerId, role: 'owner', permissions: [...PERMISSIONS] } });
+    return created;
   });
+  forgetVerifiedUser(data.ownerId);
+  return store;
 }
 
 const AddMember = z.object({
@@ -48,11 +50,13 @@ export async function addMember(input: z.input<typeof AddMember>) {
   const data = parseInput(AddMember, input);
   const store = await db().store.findUnique({ where: { id: data.storeId }, select: { ownerId: true } });
   if (!store) throw notFound('Store');
-  return db().membership.upsert({
+  const membership = await db().membership.upsert({
     where: { storeId_userId: { storeId: data.storeId, userId: data.userId } },
     create: { ...data, role: store.ownerId === data.userId ? 'owner' : 'staff' },
     update: { permissions: data.permissions },
   });
+  forgetVerifiedUser(data.userId);
+  return membership;
 }
 
 /** Email + password login; returns a fresh dashboard token. */

@@ -1,5 +1,6 @@
 import { revokeDashboardToken } from '../../src/auth/dashboardTokens';
 import { db } from '../../src/db/client';
+import { addMember } from '../../src/services/stores';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 
@@ -107,5 +108,28 @@ describe('login mutation', () => {
       expect(res.body.errors[0].extensions.code).toBe('invalid_credentials');
       expect(res.body.errors[0].message).toBe('Email or password is incorrect');
     }
+  });
+});
+
+describe('verified-token cache', () => {
+  const listOnce = (token: string) => t.request('GET', listPath(a.storeId), { token });
+
+  it('looks a token up once, then serves it for a few seconds without a query', async () => {
+    const token = await memberToken(a.storeId, ['manage_products']);
+    const before = t.database.queryCount();
+    await listOnce(token);
+    const first = t.database.queryCount() - before;
+    const mid = t.database.queryCount();
+    expect((await listOnce(token)).status).toBe(200);
+    const second = t.database.queryCount() - mid;
+    expect(second).toBe(first - 1);
+  });
+
+  it('sees permission changes made through the service at once', async () => {
+    const token = await memberToken(a.storeId, ['manage_products']);
+    expect((await listOnce(token)).status).toBe(200);
+    const row = await db().dashboardToken.findFirstOrThrow({ orderBy: { createdAt: 'desc' } });
+    await addMember({ storeId: a.storeId, userId: row.userId, permissions: [] });
+    expect((await listOnce(token)).status).toBe(403);
   });
 });

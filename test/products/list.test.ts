@@ -81,7 +81,7 @@ describe('GET /products: envelope and defaults', () => {
   it('returns {data, meta} with page 1, 20 per page, newest first, only this store', async () => {
     const res = await list('');
     expect(res.status).toBe(200);
-    expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: SEED.length, total_pages: 1, has_more: false });
+    expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: SEED.length, total_exact: true, total_pages: 1, has_more: false });
     expect(res.body.data.map((p: { id: string }) => keyOf(p.id))).toEqual(expectedOrder('-created_at'));
     expect(res.body.data.find((p: { id: string }) => p.id === P.boot.id)).toEqual(P.boot);
     expect(typeof res.body.data[0].price).toBe('number');
@@ -164,7 +164,7 @@ describe('GET /products: paging', () => {
     const seen: string[] = [];
     for (let page = 1; page <= SEED.length; page++) {
       const res = await list(`per_page=1&page=${page}&sort=name`);
-      expect(res.body.meta).toEqual({ page, per_page: 1, total: SEED.length, total_pages: SEED.length, has_more: page < SEED.length });
+      expect(res.body.meta).toEqual({ page, per_page: 1, total: SEED.length, total_exact: true, total_pages: SEED.length, has_more: page < SEED.length });
       expect(res.body.data).toHaveLength(1);
       seen.push(keyOf(res.body.data[0].id));
     }
@@ -174,14 +174,14 @@ describe('GET /products: paging', () => {
   it('returns everything with per_page=100', async () => {
     const res = await list('per_page=100');
     expect(res.body.data).toHaveLength(SEED.length);
-    expect(res.body.meta).toEqual({ page: 1, per_page: 100, total: SEED.length, total_pages: 1, has_more: false });
+    expect(res.body.meta).toEqual({ page: 1, per_page: 100, total: SEED.length, total_exact: true, total_pages: 1, has_more: false });
   });
 
   it('answers a page beyond the end with empty data and the true total', async () => {
     const res = await list('per_page=4&page=7&category=shoes');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
-    expect(res.body.meta).toEqual({ page: 7, per_page: 4, total: 5, total_pages: 2, has_more: false });
+    expect(res.body.meta).toEqual({ page: 7, per_page: 4, total: 5, total_exact: true, total_pages: 2, has_more: false });
     const links = parseLink(res.headers.get('link'));
     expect(links.last.searchParams.get('page')).toBe('2');
     expect(links.prev.searchParams.get('page')).toBe('2');
@@ -190,7 +190,7 @@ describe('GET /products: paging', () => {
 
   it('answers an empty list with total 0 and Link first = last = page 1', async () => {
     const res = await list('category=socks');
-    expect(res.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0, total_pages: 0, has_more: false } });
+    expect(res.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0, total_exact: true, total_pages: 0, has_more: false } });
     const links = parseLink(res.headers.get('link'));
     expect(Object.keys(links).sort()).toEqual(['first', 'last']);
     expect(links.first.searchParams.get('page')).toBe('1');
@@ -203,7 +203,7 @@ describe('GET /products: paging', () => {
     const pages: string[][] = [];
     for (let page = 1; page <= 3; page++) {
       const res = await list(`${query}&page=${page}`);
-      expect(res.body.meta).toEqual({ page, per_page: 2, total, total_pages: 3, has_more: page < 3 });
+      expect(res.body.meta).toEqual({ page, per_page: 2, total, total_exact: true, total_pages: 3, has_more: page < 3 });
       const links = parseLink(res.headers.get('link'));
       expect(Object.keys(links).sort()).toEqual(page === 1 ? ['first', 'last', 'next'] : page === 3 ? ['first', 'last', 'prev'] : ['first', 'last', 'next', 'prev']);
       for (const [rel, url] of Object.entries(links)) {
@@ -248,7 +248,7 @@ describe('GET /products: access', () => {
 });
 
 const PAGE = `query($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort) {
-  products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) { items { id price } meta { page perPage total totalPages hasMore } } }`;
+  products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) { items { id price } meta { page perPage total totalExact totalPages hasMore } } }`;
 const CONNECTION = `query($storeId: ID!, $first: Int, $after: String, $filter: ProductFilter, $sort: ProductSort) {
   productsConnection(storeId: $storeId, first: $first, after: $after, filter: $filter, sort: $sort) {
     edges { cursor node { id name } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
@@ -269,7 +269,7 @@ describe('GraphQL products (page-based)', () => {
     const res = gqlData(
       await t.graphql(PAGE, { storeId: s.storeId, page: 2, perPage: 2, filter: { tags: ['summer', 'care', 'winter'] }, sort: 'PRICE_ASC' }, { token: s.staffToken }),
     ).products;
-    expect(res.meta).toEqual({ page: 2, perPage: 2, total: 6, totalPages: 3, hasMore: true });
+    expect(res.meta).toEqual({ page: 2, perPage: 2, total: 6, totalExact: true, totalPages: 3, hasMore: true });
     expect(res.items.map((p: { id: string }) => keyOf(p.id))).toEqual(expectedOrder('price', ['sandal', 'cotton', 'sun', 'polish', 'boot', 'wool']).slice(2, 4));
     expect(typeof res.items[0].price).toBe('string');
     const filtered = gqlData(await t.graphql(PAGE, { storeId: s.storeId, filter: { category: 'shoes', isActive: true, lowStock: true, search: 'BOOT' } }, { token: s.staffToken }));

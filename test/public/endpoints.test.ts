@@ -85,7 +85,7 @@ describe('GET /products', () => {
     expect(res.body.livemode).toBe(false);
     const names = res.body.data.map((p: { name: string }) => p.name).sort();
     expect(names).toEqual(['Linen shirt', 'Sun hat', 'Trail runner']);
-    expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 3, total_pages: 1, has_more: false });
+    expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 3, total_exact: true, total_pages: 1, has_more: false });
     const runner = res.body.data.find((p: { name: string }) => p.name === 'Trail runner');
     expect(runner).toEqual({
       id: ids['Trail runner'], name: 'Trail runner', description: 'Grippy sole', price: 120.5, currency: 'EUR', in_stock: true,
@@ -111,7 +111,7 @@ describe('GET /products', () => {
   it('pages with meta and Link headers', async () => {
     const res = await publicGet(t, '/products?per_page=1&page=2&sort=name', { key: keys.publishable });
     expect(res.body.data.map((p: { name: string }) => p.name)).toEqual(['Sun hat']);
-    expect(res.body.meta).toEqual({ page: 2, per_page: 1, total: 3, total_pages: 3, has_more: true });
+    expect(res.body.meta).toEqual({ page: 2, per_page: 1, total: 3, total_exact: true, total_pages: 3, has_more: true });
     expect(res.headers.get('link')).toContain('rel="next"');
   });
 
