@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { sha256Hex } from '../../src/auth/secrets';
 import { db } from '../../src/db/client';
+import { cliOn } from '../helpers/cli';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { newTempDir } from '../helpers/templates';
@@ -133,12 +131,8 @@ describe("a store's OAuth grants", () => {
 
 describe('npm run cli -- oauth-app', () => {
   jest.setTimeout(120_000);
-  const run = promisify(execFile);
-  const root = path.resolve(__dirname, '../..');
-
   it('creates, lists, suspends and reactivates apps', async () => {
-    const env = { ...process.env, DATABASE_URL: '', DATA_DIR: newTempDir('catalog-oauth-cli-'), NODE_OPTIONS: '' };
-    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env })).stdout);
+    const { exec, json: cli } = cliOn(newTempDir('catalog-oauth-cli-'));
 
     await cli('user', 'create', '--email', 'dev@example.test', '--name', 'Dev');
     const created = await cli('oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'CLI app', '--redirect-uris', REDIRECT_URI, '--scopes', 'public:read,payments:read');
@@ -151,7 +145,7 @@ describe('npm run cli -- oauth-app', () => {
     expect((await cli('oauth-app', 'suspend', '--client-id', created.clientId)).status).toBe('suspended');
     expect((await cli('oauth-app', 'activate', '--id', created.id)).status).toBe('active');
 
-    const bad = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'x', '--redirect-uris', 'http://evil.example.test/cb', '--scopes', 'public:read'], { cwd: root, env });
+    const bad = exec('oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'x', '--redirect-uris', 'http://evil.example.test/cb', '--scopes', 'public:read');
     await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('validation_failed') });
   });
 });
