@@ -1,8 +1,7 @@
 import { AppError } from '../errors';
-import { productSortEnumName } from '../graphql/products';
-import { PRODUCT_SORTS, type ProductSort } from '../services/productList';
+import { PRODUCT_SORTS } from '../services/productList';
 import { camelizeKeys, requireObject } from './body';
-import { boolParam, enumParam, intParam, listParam, paginationLinks } from './params';
+import { boolParam, intParam, listParam, PAGE_META_SELECTION, pageResponse, sortParam } from './params';
 import { productOpenapi } from './productOpenapi';
 import type { RestRequest, RestRoute } from './routes';
 
@@ -55,9 +54,6 @@ function expectedVersion(r: RestRequest, body: Record<string, unknown>): number 
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 
-/** REST spells sorts like `-price`; a GraphQL variable carries the enum's name (PRICE_DESC), not its internal value. */
-const sortVariable = (sort: ProductSort | undefined) => (sort ? productSortEnumName(sort) : undefined);
-
 export const merchantProductRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -70,14 +66,14 @@ export const merchantProductRoutes: RestRoute[] = [
       query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort) {
         products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
           items { ...RestProduct }
-          meta { page per_page: perPage total total_exact: totalExact total_pages: totalPages has_more: hasMore }
+          ${PAGE_META_SELECTION}
         }
       }`),
     variables: ({ params, query }) => ({
       storeId: params.storeId,
       page: intParam(query, 'page'),
       perPage: intParam(query, 'per_page'),
-      sort: sortVariable(enumParam(query, 'sort', PRODUCT_SORTS)),
+      sort: sortParam(query, PRODUCT_SORTS),
       filter: {
         search: query.get('search') || undefined,
         category: query.get('category') || undefined,
@@ -86,14 +82,7 @@ export const merchantProductRoutes: RestRoute[] = [
         lowStock: boolParam(query, 'low_stock'),
       },
     }),
-    respond: (data, r) => {
-      const { items, meta } = data.products;
-      const path = r.req.url!.split('?')[0];
-      return {
-        body: { data: items.map(restProduct), meta },
-        headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta.page, meta.total_pages) },
-      };
-    },
+    respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), data.products.meta),
   },
   {
     method: 'GET',

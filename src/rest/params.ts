@@ -1,4 +1,7 @@
 import { AppError } from '../errors';
+import { productSortEnumName } from '../graphql/products';
+import type { ProductSort } from '../services/productList';
+import type { RestRequest, RestResponse } from './routes';
 
 const fieldError = (field: string, message: string) =>
   new AppError('validation_failed', `${field}: ${message}`, { errors: [{ field, code: 'invalid_parameter', message }] });
@@ -45,4 +48,19 @@ export function paginationLinks(baseUrl: string, path: string, query: URLSearchP
   if (page < totalPages) links.push(link(page + 1, 'next'));
   links.push(link(last, 'last'));
   return links.join(', ');
+}
+
+/** `sort=-price` as the GraphQL variable, which carries the ProductSort enum's name (PRICE_DESC). */
+export function sortParam(q: URLSearchParams, allowed: readonly ProductSort[]): string | undefined {
+  const sort = enumParam(q, 'sort', allowed);
+  return sort ? productSortEnumName(sort) : undefined;
+}
+
+/** The list envelope's meta, selected in REST spelling. */
+export const PAGE_META_SELECTION = 'meta { page per_page: perPage total total_exact: totalExact total_pages: totalPages has_more: hasMore }';
+
+/** A page-based list response: `{data, meta, ...extra}` with its RFC 8288 Link header. */
+export function pageResponse(r: RestRequest, data: unknown[], meta: { page: number; total_pages: number }, extra: Record<string, unknown> = {}): RestResponse {
+  const path = r.req.url!.split('?')[0];
+  return { body: { data, meta, ...extra }, headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta.page, meta.total_pages) } };
 }

@@ -1,6 +1,5 @@
-import { productSortEnumName } from '../graphql/products';
-import { PUBLIC_PRODUCT_SORTS, type PublicProductSort } from '../services/publicCatalog';
-import { enumParam, intParam, listParam, paginationLinks } from './params';
+import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { intParam, listParam, PAGE_META_SELECTION, pageResponse, sortParam } from './params';
 import type { RestRequest, RestRoute } from './routes';
 
 const BASE = '/api/public/v1';
@@ -18,9 +17,6 @@ const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
 const restPublicProduct = (p: Record<string, any>) => ({ ...p, price: Number(p.price) });
 
 const publicAuth = { auth: 'public' as const };
-
-/** REST spells sorts like `-price`; the GraphQL variable carries the enum's name (PRICE_DESC). */
-const sortVariable = (sort: PublicProductSort | undefined) => (sort ? productSortEnumName(sort) : undefined);
 
 const modeSchema = {
   required: false, schema: { type: 'string', enum: ['test', 'live'] },
@@ -54,23 +50,16 @@ export const publicRoutes: RestRoute[] = [
     operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort) {
       publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
         items { ...RestPublicProduct }
-        meta { page per_page: perPage total total_exact: totalExact total_pages: totalPages has_more: hasMore }
+        ${PAGE_META_SELECTION}
       }
     }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ query }) => ({
       page: intParam(query, 'page'),
       perPage: intParam(query, 'per_page'),
-      sort: sortVariable(enumParam(query, 'sort', PUBLIC_PRODUCT_SORTS)),
+      sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
       filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags') },
     }),
-    respond: (data, r) => {
-      const { items, meta } = data.publicProducts;
-      const path = r.req.url!.split('?')[0];
-      return {
-        body: { data: items.map(restPublicProduct), meta, livemode: livemode(r) },
-        headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta.page, meta.total_pages) },
-      };
-    },
+    respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restPublicProduct), data.publicProducts.meta, { livemode: livemode(r) }),
     openapi: {
       parameters: [
         ...['page', 'per_page'].map((name) => ({ name, in: 'query', schema: { type: 'integer' } })),
