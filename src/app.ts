@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Context } from './context';
 import { db } from './db/client';
 import { AppError } from './errors';
+import { graphiqlOptions } from './explorer';
 import { schema } from './graphql/schema';
 import { merchantProductRoutes } from './rest/merchant';
 import { sendProblem, toProblem } from './rest/problem';
@@ -50,7 +51,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     graphqlEndpoint: '/graphql',
     multipart: false, // graphql-upload-minimal streams uploads instead (see handler below)
     renderGraphiQL,
-    graphiql: { title: 'Store catalog GraphQL explorer', defaultQuery: '{ viewer { id email memberships { role store { id name } } } }' },
+    graphiql: graphiqlOptions,
     landingPage: false,
     logging: false,
     context: ({ ctx }) => ctx,

@@ -71,5 +71,17 @@ function apiScopesOf(f: AuthFailure): string[] {
   return [];
 }
 
+/**
+ * The result of a prismaField resolver that deliberately loads nothing (`viewer` without a token).
+ * onUnusedQuery ('error' outside production) fails a resolver that returns without reading the
+ * planned `query`, which is how a forgotten `...query` spread is caught; such a resolver says
+ * "nothing to load" here instead: reading the planned selection marks it used, and the check stays
+ * on for every other path.
+ */
+export function nothingToLoad<T>(query: object, value: T): T {
+  for (const key of Object.keys(query)) void (query as Record<string, unknown>)[key];
+  return value;
+}
+
 builder.queryType({});
 builder.mutationType({});

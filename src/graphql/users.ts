@@ -1,6 +1,6 @@
 import { db } from '../db/client';
 import { login } from '../services/stores';
-import { builder } from './builder';
+import { builder, nothingToLoad } from './builder';
 
 builder.prismaObject('User', {
   fields: (t) => ({
@@ -42,7 +42,8 @@ builder.queryField('viewer', (t) =>
     type: 'User',
     nullable: true,
     description: 'The dashboard user the bearer token belongs to; null without a token.',
-    resolve: (query, _root, _args, ctx) => (ctx.viewer ? db().user.findUnique({ ...query, where: { id: ctx.viewer.userId } }) : null),
+    resolve: (query, _root, _args, ctx) =>
+      ctx.viewer ? db().user.findUnique({ ...query, where: { id: ctx.viewer.userId } }) : nothingToLoad(query, null),
   }),
 );
 

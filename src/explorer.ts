@@ -1,0 +1,115 @@
+import type { GraphiQLOptions } from 'graphql-yoga';
+
+/**
+ * What GraphiQL opens with on a first visit (GET /graphql in a browser): three example tabs that
+ * run as they are, and a header editor that says where a dashboard token comes from.
+ *
+ * GraphiQL's header and variable editors read JSON with comments (jsonc), so the guidance lives
+ * there as `//` lines. A tab that needs no token keeps the Authorization line commented out: a
+ * placeholder sent as a header would answer 401 before the operation runs.
+ */
+
+export const TOKEN_PLACEHOLDER = 'svc_dash_PASTE_YOUR_TOKEN_HERE';
+export const STORE_ID_PLACEHOLDER = 'PASTE_A_STORE_ID_HERE';
+
+const TOKEN_SOURCES = [
+  '// A dashboard token (svc_dash_…) comes from:',
+  '//   - the output of `npm start`: the first start prints one for the demo owner;',
+  '//   - the `login` mutation (the "Login" tab);',
+  '//   - `npm run cli -- token issue --user <email>`.',
+];
+
+/** Header editor of a tab that runs without a token: the Authorization line waits, commented out. */
+export const HEADERS_WITHOUT_TOKEN = [
+  '{',
+  ...TOKEN_SOURCES.map((l) => `  ${l}`),
+  '  // Uncomment the next line and put your token in place of the placeholder:',
+  `  // "Authorization": "Bearer ${TOKEN_PLACEHOLDER}"`,
+  '}',
+].join('\n');
+
+/** Header editor of a tab that needs a token: the Authorization line is live, with a placeholder to replace. */
+export const HEADERS_WITH_TOKEN = [
+  '{',
+  ...TOKEN_SOURCES.map((l) => `  ${l}`),
+  '  // Put your token in place of the placeholder:',
+  `  "Authorization": "Bearer ${TOKEN_PLACEHOLDER}"`,
+  '}',
+].join('\n');
+
+export const VIEWER_EXAMPLE = `# Who am I? Runs without a token: viewer is null until the Authorization header
+# carries a dashboard token (see the Headers editor below), then it shows your
+# stores and their ids.
+query Viewer {
+  viewer {
+    id
+    email
+    name
+    memberships {
+      role
+      permissions
+      store {
+        id
+        name
+        currency
+      }
+    }
+  }
+}
+`;
+
+export const LOGIN_EXAMPLE = `# Exchanges email and password for a dashboard token (needs no token).
+# owner@demo.store / demo-password is the demo owner \`npm start\` seeds.
+# Copy data.login.token into the Authorization header of the other tabs.
+mutation Login {
+  login(email: "owner@demo.store", password: "demo-password") {
+    token
+    userId
+  }
+}
+`;
+
+export const PRODUCTS_EXAMPLE = `# A page of a store's products, newest first. Needs a token (Headers editor
+# below) and the store's id (Variables editor: the Viewer tab lists your
+# stores; \`npm start\` prints the demo store's id).
+query Products($storeId: ID!) {
+  products(storeId: $storeId, perPage: 10, sort: CREATED_AT_DESC) {
+    items {
+      id
+      name
+      price
+      currency
+      status
+      inventoryQuantity
+      categorySlugs
+    }
+    meta {
+      page
+      perPage
+      total
+      totalPages
+      hasMore
+    }
+  }
+}
+`;
+
+export const PRODUCTS_VARIABLES = [
+  '{',
+  '  // The id of a store you manage (the Viewer tab lists them):',
+  `  "storeId": "${STORE_ID_PLACEHOLDER}"`,
+  '}',
+].join('\n');
+
+export const explorerTabs = [
+  { query: VIEWER_EXAMPLE, headers: HEADERS_WITHOUT_TOKEN, variables: null },
+  { query: LOGIN_EXAMPLE, headers: HEADERS_WITHOUT_TOKEN, variables: null },
+  { query: PRODUCTS_EXAMPLE, headers: HEADERS_WITH_TOKEN, variables: PRODUCTS_VARIABLES },
+];
+
+export const graphiqlOptions: GraphiQLOptions = {
+  title: 'Store catalog GraphQL explorer',
+  defaultTabs: explorerTabs,
+  // A tab opened with "+" starts with the same guidance.
+  defaultHeaders: HEADERS_WITHOUT_TOKEN,
+};
