@@ -1,16 +1,19 @@
-/** `npm run db:migrate`: applies pending migrations to the configured database (DATABASE_URL or the embedded PGlite). */
+/** `npm run db:migrate`: applies pending migrations to the configured database (DATABASE_URL, or the embedded PGlite, through the running service when there is one). */
 import { loadConfig } from '../src/config';
 import { closeDatabase, openDatabase } from '../src/db/client';
+import { exitOnFatalError } from '../src/fatal';
 
 async function main() {
   const config = loadConfig();
-  const t = Date.now();
-  await openDatabase(config.database);
+  const started = Date.now();
+  const database = await openDatabase(config.database);
   await closeDatabase();
-  console.log(`migrations applied to ${config.database.kind} in ${Date.now() - t} ms`);
+  const applied = database.appliedMigrations;
+  console.log(
+    applied.length
+      ? `applied ${applied.length} migration${applied.length === 1 ? '' : 's'} to ${database.description} in ${Date.now() - started} ms: ${applied.join(', ')}`
+      : `no pending migrations: ${database.description} is up to date`,
+  );
 }
 
-main().catch((e) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+main().catch(exitOnFatalError);

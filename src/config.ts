@@ -60,7 +60,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     database: e.DATABASE_URL
       ? ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } as const)
-      : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const),
+      : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite'), lockFile: path.join(dataDir, 'pglite.lock'), socketDir: dataDir } as const),
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
     /** Uploads wait here while they are checked and re-encoded; each file is removed when its request ends. */

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
+import { exitOnFatalError } from './fatal';
 import { seedDemo } from './db/seed';
 
 /** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
@@ -9,14 +10,27 @@ async function main() {
   const config = loadConfig();
   const app = createApp(config);
   const started = Date.now();
-  await openDatabase(config.database);
+  const database = await openDatabase(config.database, {
+    role: 'service',
+    onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),
+  });
+  if (database.appliedMigrations.length) app.log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   if (config.seedDemo) {
     const demo = await seedDemo();
     if (demo) printDemo(demo, config.port);
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void app.handler(req, res));
+  server.once('error', async (err: NodeJS.ErrnoException) => {
+    await closeDatabase().catch(() => {});
+    const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to another one)' : err.code === 'EACCES' ? 'needs privileges this process lacks (set PORT above 1023)' : `cannot be listened on: ${err.message}`;
+    console.error(`error: ${config.host}:${config.port} ${reason}`);
+    process.exit(1);
+  });
   server.listen(config.port, config.host, () => {
-    app.log.info({ port: config.port, database: config.database.kind, ms: Date.now() - started }, `listening on http://localhost:${config.port} (GraphiQL at /graphql)`);
+    app.log.info(
+      { port: config.port, database: database.description, ms: Date.now() - started },
+      `listening on http://localhost:${config.port} (GraphiQL at /graphql)`,
+    );
   });
 
   let stopping = false;
@@ -56,8 +70,4 @@ function printDemo(demo: { token: string; storeId: string; email: string; passwo
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-main().catch((err) => {
-  if (err instanceof ConfigError) console.error(err.message);
-  else console.error(err);
-  process.exit(1);
-});
+main().catch(exitOnFatalError);

@@ -19,6 +19,7 @@ export async function openPGlite(opts: Omit<PGliteOptions, 'extensions'> & { dat
  * the extensions loaded; the stock adapter opens a bare in-memory PGlite.
  */
 export function pgliteAdapterFactory(pg: PGlite): SqlMigrationAwareDriverAdapterFactory {
+  // `pg` may be a PGliteSession's guarded face: everything below goes through it.
   const base = new PrismaPGlite(pg);
   return {
     provider: base.provider,
