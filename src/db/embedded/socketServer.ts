@@ -40,7 +40,7 @@ export async function serveOverSocket(session: PGliteSession, path: string, opts
   const live = new Set<ClientConnection>();
   const server: Server = createServer((socket) => {
     if (live.size >= maxConnections) {
-      socket.end(errorResponse('FATAL', '53300', 'too many connections to the embedded database'));
+      endWith(socket, errorResponse('FATAL', '53300', 'too many connections to the embedded database'));
       return;
     }
     const connection = new ClientConnection(socket, session, idleInSessionMs, opts.onError ?? (() => {}));
@@ -178,8 +178,7 @@ class ClientConnection {
   }
 
   private fail(code: string, text: string) {
-    if (this.socket.writable) this.socket.end(errorResponse('FATAL', code, text));
-    this.socket.destroy();
+    endWith(this.socket, errorResponse('FATAL', code, text));
   }
 
   /**
@@ -208,6 +207,12 @@ class ClientConnection {
     this.release = null;
     release?.();
   }
+}
+
+/** Sends a last message and closes; a client that does not close its side in time is cut off. */
+function endWith(socket: Socket, last: Buffer) {
+  socket.end(last);
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 type ClientMessage = { kind: 'protocol' | 'encryption-request' | 'cancel' | 'terminate'; bytes: Buffer };

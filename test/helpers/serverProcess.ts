@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const root = path.resolve(__dirname, '../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** A port unlikely to be taken by a parallel test file. */
+export const randomPort = () => 20000 + Math.floor(Math.random() * 20000);
+
+/** The environment of a real service or CLI process on the embedded database in `dataDir`, whatever the test run's DATABASE_URL. */
+export function embeddedEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_OPTIONS: '', ...extra };
+}
+
+/** Spawns `src/server.ts` as `npm start` does (tsx), without waiting. */
+export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess & { output(): string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return Object.assign(child, { output: () => out });
+}
+
+/** Starts the real service process on the embedded database in `dataDir` and waits until it listens. */
+export async function startServer(dataDir: string, opts: { port?: number; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  const port = opts.port ?? randomPort();
+  const child = spawnServer(embeddedEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', ...opts.env }));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (child.output().includes('"listening on')) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited (${code}):\n${child.output()}`));
+    });
+  });
+  return {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: child.output,
+    stop: () => {
+      const done = exited(child);
+      child.kill('SIGTERM');
+      return done;
+    },
+  };
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
