@@ -94,6 +94,21 @@ describe('embedded database socket', () => {
     expect(rows.map((r) => r.body)).toEqual(['client, committed']);
   });
 
+  it("keeps in-process callers out of each other's transactions through the guarded client", async () => {
+    const rolledBack = inProcess
+      .transaction(async (tx) => {
+        await tx.query("INSERT INTO notes (body) VALUES ('first request, rolled back')");
+        await sleep(200);
+        throw new Error('roll back');
+      })
+      .catch(() => 'rolled back');
+    await sleep(20);
+    await inProcess.query("INSERT INTO notes (body) VALUES ('second request, committed')");
+    expect(await rolledBack).toBe('rolled back');
+    const { rows } = await inProcess.query<{ body: string }>('SELECT body FROM notes ORDER BY id');
+    expect(rows.map((r) => r.body)).toEqual(['second request, committed']);
+  });
+
   it('disconnects a client that idles inside a transaction while others wait, and rolls its transaction back', async () => {
     const client = await connectClient();
     const ended = new Promise<Error>((resolve) => client.once('error', resolve));

@@ -6,9 +6,11 @@ import { Mutex } from 'async-mutex';
  * own queries and the clients on its socket take turns through this lock, each
  * for a whole unit of work: one statement or one transaction in process, one
  * protocol cycle (up to ReadyForQuery outside a transaction block) on the socket.
- * PGlite's own mutexes guard a single statement only, so without this a socket
- * client's statement could run inside a transaction of the service, or the
- * reverse, and a rollback would take the other's writes with it.
+ * PGlite keeps its own query/exec/transaction calls apart, but raw protocol
+ * messages (what a socket client sends, through `runExclusive`) take only its
+ * per-statement lock: without this a socket client's statement could run
+ * inside a transaction of the service, or the reverse, and a rollback would
+ * take the other's writes with it.
  */
 export class PGliteSession {
   private readonly turn = new Mutex();
