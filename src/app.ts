@@ -17,6 +17,7 @@ import { sendProblem, toProblem } from './rest/problem';
 import { handleRest } from './rest/handler';
 import { catalogExtrasRoutes } from './rest/catalogExtras';
 import { imageRoutes } from './rest/images';
+import { watchPartTypes } from './rest/multipart';
 import { handleOAuth, isOAuthPath } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
 import { openApiDocument } from './rest/openapi';
@@ -122,6 +123,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
           return graphqlAuthError(res, err);
         }
         if ((req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+          // Before processRequest pipes the request (same tick): busboy reports a part without a type as text/plain.
+          ctx.uploadPartTypes = watchPartTypes(req);
           (req as IncomingMessage & { body?: unknown }).body = await processRequest(req, res, {
             // busboy flags a file that merely reaches the limit as truncated; one byte more keeps maxBytes itself allowed.
             maxFileSize: config.upload.maxBytes + 1,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { PublicCredential } from './auth/credentials';
 import type { Viewer } from './auth/permissions';
 import type { Config } from './config';
+import type { PartTypes } from './rest/multipart';
 
 export type Mode = 'test' | 'live';
 
@@ -18,4 +19,6 @@ export interface Context {
   credential: PublicCredential | null;
   /** Mode (test/live) the request is served in; set for public API requests. */
   mode: Mode | null;
+  /** For a GraphQL multipart request: the Content-Type each file part was sent with (null: none). */
+  uploadPartTypes?: PartTypes;
 }

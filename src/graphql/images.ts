@@ -1,5 +1,18 @@
+import type { FileUpload } from 'graphql-upload-minimal';
+import type { Context } from '../context';
 import * as images from '../services/images';
 import { builder } from './builder';
+
+/**
+ * The upload with the Content-Type its part was sent with: graphql-upload-minimal (busboy) reports a
+ * part without one as text/plain, which the image rule would refuse. An upload the REST layer built
+ * already carries the type as sent.
+ */
+async function asSent(file: Promise<FileUpload>, ctx: Context): Promise<images.UploadedFile> {
+  const upload = await file;
+  if (!ctx.uploadPartTypes) return upload;
+  return { ...upload, mimetype: ctx.uploadPartTypes.fileType(upload.fieldName, upload.mimetype) };
+}
 
 const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
 
@@ -32,7 +45,7 @@ builder.mutationFields((t) => ({
   uploadProductImage: t.prismaField({
     type: 'ProductImage',
     description:
-      'Uploads a JPEG, PNG or WebP image (GraphQL multipart request). The type is read from the content; limits: UPLOAD_MAX_BYTES (10 MB) and UPLOAD_MAX_PIXELS (40 MP). With productId the image is appended to that product\'s images.',
+      'Uploads a JPEG, PNG or WebP image (GraphQL multipart request). A file part declared as another type is refused (unsupported_media_type); the stored type is read from the content; limits: UPLOAD_MAX_BYTES (10 MB) and UPLOAD_MAX_PIXELS (40 MP). With productId the image is appended to that product\'s images.',
     args: {
       storeId: t.arg.id({ required: true }),
       file: t.arg({ type: 'Upload', required: true }),
@@ -40,6 +53,6 @@ builder.mutationFields((t) => ({
       alt: t.arg.string(),
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => images.uploadProductImage(ctx.config, args, query),
+    resolve: (query, _root, args, ctx) => images.uploadProductImage(ctx.config, { ...args, file: asSent(args.file, ctx) }, query),
   }),
 }));

@@ -1,9 +1,8 @@
-import type { FileUpload } from 'graphql-upload-minimal';
 import { Upload } from 'graphql-upload-minimal';
 import { hasStorePermission } from '../auth/permissions';
 import type { Context } from '../context';
 import { AppError } from '../errors';
-import { isMultipart, readMultipartForm } from './multipart';
+import { isMultipart, readMultipartForm, type SpooledFile } from './multipart';
 import type { RestRoute } from './routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -22,10 +21,11 @@ function requireManageProducts(ctx: Context, storeId: string) {
 }
 
 /** The Upload value the GraphQL `Upload` scalar accepts, for a file the REST layer has already received. */
-function uploadOf(file: FileUpload): Upload {
+function uploadOf(file: SpooledFile): Upload {
   const upload = new Upload();
   // resolve() exists at runtime (processRequest uses it) but is missing from the package's typings.
-  (upload as unknown as { resolve(f: FileUpload): void }).resolve(file);
+  // The mimetype stays as sent, null when the part had none (the image rule tells the two apart).
+  (upload as unknown as { resolve(f: SpooledFile): void }).resolve(file);
   return upload;
 }
 
@@ -34,7 +34,7 @@ export const imageRoutes: RestRoute[] = [
     method: 'POST',
     path: `${BASE}/products/images`,
     operationId: 'uploadProductImage',
-    summary: 'Upload a product image (multipart/form-data, file field "image" or "file"; JPEG, PNG or WebP)',
+    summary: 'Upload a product image (multipart/form-data, file field "image" or "file"; JPEG, PNG or WebP, declared as such or undeclared)',
     auth: 'dashboard',
     multipart: true,
     operation: /* GraphQL */ `
@@ -71,7 +71,12 @@ export const imageRoutes: RestRoute[] = [
             schema: {
               type: 'object',
               properties: {
-                image: { type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 10 MB and 40 megapixels (configurable); the type is read from the content' },
+                image: {
+                  type: 'string',
+                  format: 'binary',
+                  description:
+                    'JPEG, PNG or WebP, at most 10 MB and 40 megapixels (configurable). The part\'s Content-Type, when sent, must be image/jpeg, image/png, image/webp or application/octet-stream (else 415); the stored type is read from the content',
+                },
                 file: { type: 'string', format: 'binary', description: 'Accepted instead of image' },
                 product_id: { type: 'string', description: 'Attach the image to this product (appended after its other images)' },
                 alt: { type: 'string', maxLength: 1000 },

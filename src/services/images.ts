@@ -34,7 +34,8 @@ export function imageUrl(baseUrl: string, image: { sha256: string; mimeType: str
 /** A file being uploaded (the shape graphql-upload-minimal resolves; the REST layer builds the same). */
 export interface UploadedFile {
   filename: string;
-  mimetype: string;
+  /** The Content-Type the part was sent with; null (or application/octet-stream) when the client did not say. */
+  mimetype: string | null;
   createReadStream(): Readable;
 }
 
@@ -58,8 +59,9 @@ const Fields = z.object({
 });
 
 /**
- * Accepts an image upload: streams it to a temp file (size-limited), decides
- * the type by magic bytes (JPEG, PNG, WebP only), checks the pixel count from
+ * Accepts an image upload: refuses a declared type other than JPEG, PNG or WebP,
+ * streams it to a temp file (size-limited), decides the stored type by magic
+ * bytes (JPEG, PNG, WebP only), checks the pixel count from
  * the header before any decoding, re-encodes it in the same format (which drops
  * EXIF/GPS and applies the EXIF orientation), stores it content-addressed and
  * records it, attached to the product when one is given (appended last).
@@ -69,14 +71,17 @@ export async function uploadProductImage(
   input: ImageUpload,
   query: ImageQuery = {},
 ) {
+  let file: UploadedFile;
   let source: Readable;
   try {
-    source = (await input.file).createReadStream();
+    file = await input.file;
+    source = file.createReadStream();
   } catch (e) {
     uploadError(e);
   }
   const work = path.join(config.tmpDir, `image-${randomBytes(8).toString('hex')}`);
   try {
+    assertDeclaredType(file.mimetype);
     const fields = parseInput(Fields, { productId: input.productId, alt: input.alt });
     await mkdir(config.tmpDir, { recursive: true });
     // Cheap checks first; the upload is still drained (below) so the connection stays usable.
@@ -126,10 +131,28 @@ async function nextPosition(tx: Prisma.TransactionClient, storeId: string, produ
 const tooLarge = (maxBytes: number) =>
   new AppError('payload_too_large', `Images are limited to ${maxBytes} bytes`, { details: { max_bytes: maxBytes } });
 
+const ACCEPTED_TYPES: string[] = Object.values(IMAGE_TYPES).map((t) => t.mimeType);
+
 const unsupported = () =>
   new AppError('unsupported_media_type', 'Only JPEG, PNG and WebP images are accepted (the type is read from the file content)', {
-    details: { accepted: Object.values(IMAGE_TYPES).map((t) => t.mimeType) },
+    details: { accepted: ACCEPTED_TYPES },
   });
+
+/** Types that say nothing about the content: the bytes decide. */
+const UNDECLARED_TYPES = new Set(['', 'application/octet-stream']);
+
+/**
+ * The spec's rule (4.1): an upload declared as anything but image/jpeg, image/png or image/webp is
+ * refused whatever its bytes. A declared image type is not trusted either: the bytes decide what
+ * is stored (a PNG declared image/jpeg is stored as PNG), and they must be one of the three.
+ */
+export function assertDeclaredType(declared: string | null | undefined): void {
+  const type = (declared ?? '').split(';')[0].trim().toLowerCase();
+  if (UNDECLARED_TYPES.has(type) || ACCEPTED_TYPES.includes(type)) return;
+  throw new AppError('unsupported_media_type', `The file was sent as ${type}; only ${ACCEPTED_TYPES.join(', ')} are accepted`, {
+    details: { accepted: ACCEPTED_TYPES, declared_type: type },
+  });
+}
 
 /** The format the file's first bytes announce, or null. The declared name and Content-Type are not trusted. */
 export function sniffImageFormat(head: Buffer): ImageFormat | null {

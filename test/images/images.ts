@@ -85,3 +85,40 @@ export function leftoverTempFiles(t: TestServer): string[] {
     return [];
   }
 }
+
+/** A part of a hand-built multipart body: unlike FormData, a file part may go without a Content-Type. */
+export type RawPart = { name: string; value: string } | { name: string; file: Buffer; filename: string; type?: string };
+
+/** A multipart/form-data body written byte by byte, so a test controls each part's headers. */
+export function rawMultipart(parts: RawPart[]): { body: Uint8Array<ArrayBuffer>; contentType: string } {
+  const boundary = `----test-boundary-${Math.random().toString(36).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const head = ['file' in p ? `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"` : `Content-Disposition: form-data; name="${p.name}"`];
+    if ('file' in p && p.type !== undefined) head.push(`Content-Type: ${p.type}`);
+    chunks.push(Buffer.from(`--${boundary}\r\n${head.join('\r\n')}\r\n\r\n`), 'file' in p ? p.file : Buffer.from(p.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: new Uint8Array(Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A file sent to both surfaces; `type` undefined sends the part without a Content-Type. */
+export interface SentFile {
+  buf: Buffer;
+  filename: string;
+  type?: string;
+}
+
+export function rawRestUpload(t: TestServer, storeId: string, token: string, file: SentFile): Promise<TestResponse> {
+  const { body, contentType } = rawMultipart([{ name: 'image', file: file.buf, filename: file.filename, type: file.type }]);
+  return t.request('POST', uploadPath(storeId), { token, rawBody: body, headers: { 'content-type': contentType } });
+}
+
+export function rawGraphqlUpload(t: TestServer, storeId: string, token: string, file: SentFile): Promise<TestResponse> {
+  const { body, contentType } = rawMultipart([
+    { name: 'operations', value: JSON.stringify({ query: UPLOAD_MUTATION, variables: { storeId, file: null } }) },
+    { name: 'map', value: JSON.stringify({ 0: ['variables.file'] }) },
+    { name: '0', file: file.buf, filename: file.filename, type: file.type },
+  ]);
+  return t.request('POST', '/graphql', { token, rawBody: body, headers: { 'content-type': contentType } });
+}
