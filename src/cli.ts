@@ -1,43 +1,76 @@
 /**
- * `npm run cli -- <command> [--flags]`: administration on the configured
- * database (DATABASE_URL or the embedded PGlite). Prints JSON results.
+ * `npm run cli -- <command> [flags]`: administration on the configured
+ * database (DATABASE_URL or the embedded PGlite in DATA_DIR).
+ *
+ * Output: the result as pretty-printed snake_case JSON on stdout, exit 0.
+ * Errors: one line `error: …` on stderr; exit 1 when the command failed
+ * (`error: <code>: <message>` for the service's errors), exit 2 for a usage
+ * error (unknown command or flag, missing or malformed value), which is
+ * reported before the database is opened.
  */
-import { type CliCommand, CliError, parseFlags } from './cli/args';
-import { apiKeyCommands } from './cli/apiKeys';
-import { oauthCommands } from './cli/oauth';
-import { storeCommands } from './cli/stores';
-import { ConfigError, loadConfig } from './config';
+import { CommanderError } from 'commander';
+import { buildProgram, UsageError } from './cli/command';
+import { commands } from './cli/commands';
+import { loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
 import { AppError } from './errors';
+import { isOperational } from './fatal';
 
-const commands: CliCommand[] = [...storeCommands, ...apiKeyCommands, ...oauthCommands];
-
-function usage(): string {
-  return ['usage: npm run cli -- <command> [flags]', '', ...commands.map((c) => `  ${c.name.padEnd(20)} ${c.usage}`)].join('\n');
-}
-
-async function main(argv: string[]) {
-  const name = argv.slice(0, 2).join(' ');
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    console.error(argv.length ? `unknown command "${name}"\n\n${usage()}` : usage());
-    return 2;
-  }
-  const flags = parseFlags(argv.slice(2));
+/** The one place the CLI opens and closes the database, around one command. */
+async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
   await openDatabase(loadConfig().database);
   try {
-    console.log(JSON.stringify(await command.run(flags), null, 2));
-    return 0;
+    return await fn();
   } finally {
     await closeDatabase();
   }
 }
 
-main(process.argv.slice(2))
-  .then((code) => process.exit(code))
-  .catch((e) => {
-    if (e instanceof CliError || e instanceof ConfigError) console.error(`error: ${e.message}\n\n${usage()}`);
-    else if (e instanceof AppError) console.error(`error (${e.code}): ${e.message}`);
-    else console.error(e);
-    process.exit(1);
+const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A service error as one line; a message made of field errors names the fields as the REST API does (snake_case). */
+function describeAppError(e: AppError): string {
+  const fieldErrors = (rename: (field: string) => string) => e.errors?.map((f) => `${rename(f.field)}: ${f.message}`).join('; ');
+  const message = e.message === fieldErrors((f) => f) ? fieldErrors((f) => f.split('.').map(camelToSnake).join('.'))! : e.message;
+  return `${e.code}: ${message}`.replace(/\s*\n\s*/g, ' ');
+}
+
+/** Prints what went wrong and returns the exit code. */
+function report(e: unknown): number {
+  if (e instanceof CommanderError) {
+    // commander has already printed help or its one-line error.
+    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
+  }
+  if (e instanceof UsageError) {
+    console.error(`error: ${e.message} (see --help)`);
+    return 2;
+  }
+  if (e instanceof AppError) {
+    console.error(`error: ${describeAppError(e)}`);
+    return 1;
+  }
+  // Configuration, an unreachable or busy database, a failed migration: one line. Anything else is a bug and keeps its stack.
+  if (isOperational(e)) console.error(`error: ${e.message.replace(/\s*\n\s*/g, '; ')}`);
+  else console.error(e);
+  return 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram(commands, {
+    execute: async (command, flags) => {
+      const result = await withDatabase(() => command.run(flags));
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    },
   });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    return report(e);
+  }
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  // Exit once both streams have flushed (a pipe may still hold the JSON); the database is closed by then.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+});

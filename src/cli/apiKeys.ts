@@ -1,64 +1,62 @@
-import { redactApiKey } from '../auth/apiKeys';
-import { db } from '../db/client';
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../services/apiKeys';
-import { type CliCommand, CliError, list, optional, required } from './args';
+import { API_KEY_TYPES } from '../auth/apiKeys';
+import { SCOPES } from '../auth/credentials';
+import { createApiKey, DEFAULT_ROLL_OVERLAP_SECONDS, listApiKeys, MAX_ROLL_OVERLAP_SECONDS, revokeApiKey, rollApiKey } from '../services/apiKeys';
+import { findStore } from '../services/stores';
+import { type CliCommand, choiceFlag, dateFlag, defineCommand, listFlag, requiredFlag, wholeNumberFlag } from './command';
+import { STORE_REF } from './stores';
+import { apiKeyView, SHOWN_ONCE } from './views';
 
-/** What the CLI prints about a key: never the digest, the secret only right after create/roll. */
-function view(k: { id: string; name: string; type: string; mode: string; scopes: string[]; prefix: string; last4: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; revokedAt: Date | null; rolledFromId: string | null }) {
-  return {
-    id: k.id, name: k.name, type: k.type, mode: k.mode, scopes: k.scopes, key: redactApiKey(k),
-    created_at: k.createdAt, last_used_at: k.lastUsedAt, expires_at: k.expiresAt, revoked_at: k.revokedAt, rolled_from_id: k.rolledFromId,
-  };
-}
-
-async function storeIdFrom(flags: Record<string, string | true>): Promise<string> {
-  const id = required(flags, 'store');
-  const store = /^[0-9a-f-]{36}$/i.test(id) ? await db().store.findUnique({ where: { id }, select: { id: true } }) : null;
-  if (!store) throw new CliError(`no store ${id}`);
-  return store.id;
-}
-
-function modeFlag(flags: Record<string, string | true>): 'test' | 'live' | undefined {
-  const mode = optional(flags, 'mode');
-  if (mode !== undefined && mode !== 'test' && mode !== 'live') throw new CliError('--mode must be test or live');
-  return mode;
-}
+const MODES = ['test', 'live'] as const;
+const KEY_ID = 'the key id printed by "key create" or "key list"';
 
 export const apiKeyCommands: CliCommand[] = [
-  {
+  defineCommand<{ store: string; type: string; mode: string; name: string; scopes?: string[]; expiresAt?: Date }>({
     name: 'key create',
-    usage: '--store <id> --type system|secret|publishable --mode test|live --name <label> [--scopes a,b] [--expires-at <ISO 8601>]',
+    description:
+      'Create a public API key for a store. The key is printed once; only its digest is kept. System keys get every scope when none are named; publishable keys always and only public:read.',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      choiceFlag('--type <type>', 'kind of key', API_KEY_TYPES).makeOptionMandatory(),
+      choiceFlag('--mode <mode>', 'test or live data', MODES).makeOptionMandatory(),
+      requiredFlag('--name <label>', 'a label to recognise the key by (1-100 characters)'),
+      listFlag('--scopes <list>', `comma-separated, any of ${SCOPES.join(', ')}`),
+      dateFlag('--expires-at <date>', 'ISO 8601 date or time after which the key stops working (default: never)'),
+    ],
+    examples: ["npm run cli -- key create --store \"Ana's\" --type secret --mode test --name backend --scopes products:read,products:write"],
     run: async (f) => {
-      const expires = optional(f, 'expires-at');
-      const expiresAt = expires === undefined ? undefined : new Date(expires);
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new CliError('--expires-at must be an ISO 8601 date');
-      const scopes = list(f, 'scopes');
-      const { apiKey, secret } = await createApiKey(
-        await storeIdFrom(f),
-        { name: required(f, 'name'), type: required(f, 'type'), mode: required(f, 'mode'), scopes: scopes.length ? scopes : undefined, expiresAt },
-        null,
-      );
-      return { ...view(apiKey), secret, note: 'shown once: store it now' };
+      const store = await findStore(f.store);
+      const { apiKey, secret } = await createApiKey(store.id, { name: f.name, type: f.type, mode: f.mode, scopes: f.scopes?.length ? f.scopes : undefined, expiresAt: f.expiresAt }, null);
+      return { ...apiKeyView(apiKey), secret, note: SHOWN_ONCE };
     },
-  },
-  {
+  }),
+  defineCommand<{ store: string; mode?: 'test' | 'live' }>({
     name: 'key list',
-    usage: '--store <id> [--mode test|live]',
-    run: async (f) => (await listApiKeys(await storeIdFrom(f), { mode: modeFlag(f) })).map(view),
-  },
-  {
+    description: "List a store's API keys (redacted: prefix and last four characters), revoked and expired ones included.",
+    options: [requiredFlag('--store <store>', STORE_REF), choiceFlag('--mode <mode>', 'only keys of this mode', MODES)],
+    examples: ["npm run cli -- key list --store \"Ana's\" --mode test"],
+    run: async (f) => (await listApiKeys((await findStore(f.store)).id, { mode: f.mode })).map(apiKeyView),
+  }),
+  defineCommand<{ store: string; key: string; expiresInSeconds?: number }>({
     name: 'key roll',
-    usage: '--store <id> --key <key id> [--expires-in-seconds <0..604800, default 86400>]',
+    description:
+      'Replace a key with a new one of the same name, type, mode and scopes; the old one keeps working for an overlap. The new key is printed once.',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      requiredFlag('--key <key id>', KEY_ID),
+      wholeNumberFlag('--expires-in-seconds <seconds>', `how long the old key keeps working (default ${DEFAULT_ROLL_OVERLAP_SECONDS})`, 0, MAX_ROLL_OVERLAP_SECONDS),
+    ],
+    examples: ["npm run cli -- key roll --store \"Ana's\" --key 5d0c8f0e-2a8b-4b9e-8c1e-6f3a2b1c0d9e --expires-in-seconds 3600"],
     run: async (f) => {
-      const seconds = optional(f, 'expires-in-seconds');
-      if (seconds !== undefined && !/^\d+$/.test(seconds)) throw new CliError('--expires-in-seconds must be a whole number of seconds');
-      const r = await rollApiKey(await storeIdFrom(f), required(f, 'key'), { expiresInSeconds: seconds === undefined ? undefined : Number(seconds) }, null);
-      return { ...view(r.apiKey), secret: r.secret, note: 'shown once: store it now', previous: view(r.previous) };
+      const store = await findStore(f.store);
+      const r = await rollApiKey(store.id, f.key, { expiresInSeconds: f.expiresInSeconds }, null);
+      return { ...apiKeyView(r.apiKey), secret: r.secret, note: SHOWN_ONCE, previous: apiKeyView(r.previous) };
     },
-  },
-  {
+  }),
+  defineCommand<{ store: string; key: string }>({
     name: 'key revoke',
-    usage: '--store <id> --key <key id>',
-    run: async (f) => view(await revokeApiKey(await storeIdFrom(f), required(f, 'key'))),
-  },
+    description: 'Revoke a key at once. Idempotent: revoking a revoked key prints it unchanged.',
+    options: [requiredFlag('--store <store>', STORE_REF), requiredFlag('--key <key id>', KEY_ID)],
+    examples: ["npm run cli -- key revoke --store \"Ana's\" --key 5d0c8f0e-2a8b-4b9e-8c1e-6f3a2b1c0d9e"],
+    run: async (f) => apiKeyView(await revokeApiKey((await findStore(f.store)).id, f.key)),
+  }),
 ];

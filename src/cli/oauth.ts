@@ -1,51 +1,69 @@
-import { db } from '../db/client';
-import { createOAuthApp, listOAuthApps, setOAuthAppStatus } from '../services/oauthApps';
-import { type CliCommand, CliError, list, optional, required } from './args';
+import { SCOPES } from '../auth/credentials';
+import { createOAuthApp, listOAuthApps, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
+import { findUser } from '../services/stores';
+import { type CliCommand, defineCommand, exactlyOne, listFlag, optionalFlag, requiredFlag } from './command';
+import { oauthAppView, SHOWN_ONCE } from './views';
 
-async function ownerIdFrom(ref: string): Promise<string> {
-  const user = await db().user.findFirst({ where: ref.includes('@') ? { email: ref.toLowerCase() } : { id: ref }, select: { id: true } });
-  if (!user) throw new CliError(`no user ${ref}`);
-  return user.id;
-}
+type AppRef = { id?: string; clientId?: string };
 
-/** An app by --client-id or --id. The CLI is the operator's tool: it may suspend any app, not only the caller's. */
-function appRef(flags: Record<string, string | true>) {
-  const id = optional(flags, 'id');
-  const clientId = optional(flags, 'client-id');
-  if (!id === !clientId) throw new CliError('give exactly one of --client-id or --id');
-  return id ? { id } : { clientId };
-}
+/** An app by --client-id or --id. The CLI is the operator's tool: it may change any app, not only one user's. */
+const appRef = (f: AppRef) => (f.id !== undefined ? { id: f.id } : { clientId: f.clientId });
+const appRefOptions = () => [optionalFlag('--client-id <client id>', 'the app by its client_id (svc_oci_…)'), optionalFlag('--id <app id>', 'the app by its id')];
+const checkAppRef = (f: AppRef) => exactlyOne(f, 'client-id', 'id');
 
 export const oauthCommands: CliCommand[] = [
-  {
+  defineCommand<{ owner: string; name: string; redirectUris: string[]; scopes: string[] }>({
     name: 'oauth-app create',
-    usage: '--owner <user id or email> --name <name> --redirect-uris <uri,uri> --scopes public:read,products:read',
+    description: 'Register an OAuth app owned by a user. The client secret is printed once; only its digest is kept.',
+    options: [
+      requiredFlag('--owner <user>', 'the owner: a user id or email'),
+      requiredFlag('--name <name>', 'shown on the consent page (1-100 characters)'),
+      listFlag('--redirect-uris <list>', 'comma-separated exact redirect URIs: https, or http on 127.0.0.1, [::1] or localhost').makeOptionMandatory(),
+      listFlag('--scopes <list>', `comma-separated scopes the app may ask for, any of ${SCOPES.join(', ')}`).makeOptionMandatory(),
+    ],
+    examples: ['npm run cli -- oauth-app create --owner ana@example.com --name "Ana\'s sync" --redirect-uris https://sync.example.com/callback --scopes public:read,products:read'],
     run: async (f) => {
       const { app, clientSecret } = await createOAuthApp({
-        ownerId: await ownerIdFrom(required(f, 'owner')),
-        name: required(f, 'name'),
-        redirectUris: list(f, 'redirect-uris'),
-        allowedScopes: list(f, 'scopes'),
+        ownerId: (await findUser(f.owner)).id,
+        name: f.name,
+        redirectUris: f.redirectUris,
+        allowedScopes: f.scopes,
       });
-      return { ...app, clientSecret, note: 'the client secret is shown once: store it now' };
+      return { ...oauthAppView(app), client_secret: clientSecret, note: SHOWN_ONCE };
     },
-  },
-  {
+  }),
+  defineCommand<{ owner?: string }>({
     name: 'oauth-app list',
-    usage: '[--owner <user id or email>]',
-    run: async (f) => {
-      const owner = optional(f, 'owner');
-      return listOAuthApps(owner ? await ownerIdFrom(owner) : undefined);
-    },
-  },
-  {
+    description: 'List OAuth apps, oldest first (never their secrets).',
+    options: [optionalFlag('--owner <user>', "only this user's apps: a user id or email")],
+    examples: ['npm run cli -- oauth-app list --owner ana@example.com'],
+    run: async (f) => (await listOAuthApps(f.owner === undefined ? undefined : (await findUser(f.owner)).id)).map(oauthAppView),
+  }),
+  defineCommand<AppRef>({
     name: 'oauth-app suspend',
-    usage: '--client-id <client id> | --id <app id>',
-    run: (f) => setOAuthAppStatus(appRef(f), 'suspended'),
-  },
-  {
+    description: "Suspend an app: its tokens answer 403 app_suspended until it is activated again; grants are kept.",
+    options: appRefOptions(),
+    examples: ['npm run cli -- oauth-app suspend --client-id svc_oci_3xY0nQk4bV9rT2mL8pZ1wD4kR7q2'],
+    check: checkAppRef,
+    run: async (f) => oauthAppView(await setOAuthAppStatus(appRef(f), 'suspended')),
+  }),
+  defineCommand<AppRef>({
     name: 'oauth-app activate',
-    usage: '--client-id <client id> | --id <app id>',
-    run: (f) => setOAuthAppStatus(appRef(f), 'active'),
-  },
+    description: 'Activate a suspended app again.',
+    options: appRefOptions(),
+    examples: ['npm run cli -- oauth-app activate --client-id svc_oci_3xY0nQk4bV9rT2mL8pZ1wD4kR7q2'],
+    check: checkAppRef,
+    run: async (f) => oauthAppView(await setOAuthAppStatus(appRef(f), 'active')),
+  }),
+  defineCommand<AppRef>({
+    name: 'oauth-app rotate-secret',
+    description: 'Replace the client secret at once: the old one stops working. The new secret is printed once.',
+    options: appRefOptions(),
+    examples: ['npm run cli -- oauth-app rotate-secret --client-id svc_oci_3xY0nQk4bV9rT2mL8pZ1wD4kR7q2'],
+    check: checkAppRef,
+    run: async (f) => {
+      const { app, clientSecret } = await rotateOAuthAppSecret(appRef(f));
+      return { ...oauthAppView(app), client_secret: clientSecret, note: SHOWN_ONCE };
+    },
+  }),
 ];

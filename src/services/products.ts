@@ -16,8 +16,11 @@ export const Price = z
 
 const Tag = z.string().trim().min(1).max(64);
 
+/** A product's name; categories follow the same rules. */
+export const ProductName = z.string().trim().min(1, 'must not be empty').max(255);
+
 const ProductFields = {
-  name: z.string().trim().min(1, 'must not be empty').max(255),
+  name: ProductName,
   description: z.string().max(20_000),
   price: Price,
   inventoryQuantity: z.number().int().min(0).max(MAX_INT),

@@ -3,12 +3,12 @@ import { db, type Prisma } from '../db/client';
 import { AppError, notFound } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
 import { isUuid } from './products';
+import { slug } from './slugs';
 import { parseInput } from './validation';
 
 type SeoQuery = { include?: Prisma.SeoInclude; select?: Prisma.SeoSelect };
 
 export const SEO_LIMITS = { title: 70, description: 320, slug: 200, url: 2048 } as const;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Characters as a reader counts them (code points), so an emoji or an accented letter is one. */
 const chars = (s: string) => [...s].length;
@@ -38,9 +38,7 @@ const httpUrl = optional(
 const SeoInput = z.object({
   title: text(SEO_LIMITS.title),
   description: text(SEO_LIMITS.description),
-  slug: optional(
-    z.string().trim().max(SEO_LIMITS.slug).regex(SLUG, 'must be lowercase letters, digits and single hyphens, e.g. "red-running-shoe"'),
-  ),
+  slug: optional(slug(SEO_LIMITS.slug)),
   canonicalUrl: httpUrl,
   ogImageUrl: httpUrl,
   noindex: z.boolean().nullish(),

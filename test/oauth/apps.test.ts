@@ -1,9 +1,7 @@
 import { sha256Hex } from '../../src/auth/secrets';
 import { db } from '../../src/db/client';
-import { cliOn } from '../helpers/cli';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
-import { newTempDir } from '../helpers/templates';
 import { basicAuth, connectApp, postForm, REDIRECT_URI, registerApp } from './helpers';
 
 let t: TestServer;
@@ -126,26 +124,5 @@ describe("a store's OAuth grants", () => {
     expect((await t.graphql(REVOKE, { storeId: bob.storeId, id: grantId }, { token: bob.ownerToken })).body.errors[0].extensions.code).toBe('not_found');
     const manager = await memberToken(alice.storeId, ['manage_oauth_apps']);
     expect((await t.graphql(REVOKE, { storeId: alice.storeId, id: grantId }, { token: manager })).body.data.revokeOAuthGrant.id).toBe(grantId);
-  });
-});
-
-describe('npm run cli -- oauth-app', () => {
-  jest.setTimeout(120_000);
-  it('creates, lists, suspends and reactivates apps', async () => {
-    const { exec, json: cli } = cliOn(newTempDir('catalog-oauth-cli-'));
-
-    await cli('user', 'create', '--email', 'dev@example.test', '--name', 'Dev');
-    const created = await cli('oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'CLI app', '--redirect-uris', REDIRECT_URI, '--scopes', 'public:read,payments:read');
-    expect(created).toMatchObject({ name: 'CLI app', status: 'active', allowedScopes: ['public:read', 'payments:read'], clientSecret: expect.stringMatching(/^svc_ocs_/) });
-    expect(created.clientSecretHash).toBeUndefined();
-
-    const listed = await cli('oauth-app', 'list', '--owner', 'dev@example.test');
-    expect(listed).toEqual([expect.objectContaining({ clientId: created.clientId })]);
-    expect(JSON.stringify(listed)).not.toContain(created.clientSecret);
-    expect((await cli('oauth-app', 'suspend', '--client-id', created.clientId)).status).toBe('suspended');
-    expect((await cli('oauth-app', 'activate', '--id', created.id)).status).toBe('active');
-
-    const bad = exec('oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'x', '--redirect-uris', 'http://evil.example.test/cb', '--scopes', 'public:read');
-    await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('validation_failed') });
   });
 });

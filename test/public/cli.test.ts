@@ -13,7 +13,7 @@ describe('npm run cli -- key …', () => {
 
     const created = await cli('key', 'create', '--store', store.id, '--type', 'secret', '--mode', 'live', '--name', 'backend', '--scopes', 'payments:read');
     expect(created.secret).toMatch(/^svc_live_sk_[0-9A-Za-z]{39}$/);
-    expect(created).toMatchObject({ type: 'secret', mode: 'live', scopes: ['payments:read'], key: `svc_live_sk_…${created.secret.slice(-4)}` });
+    expect(created).toMatchObject({ store_id: store.id, type: 'secret', mode: 'live', scopes: ['payments:read'], redacted_key: `svc_live_sk_…${created.secret.slice(-4)}` });
 
     const rolled = await cli('key', 'roll', '--store', store.id, '--key', created.id, '--expires-in-seconds', '0');
     expect(rolled.secret).toMatch(/^svc_live_sk_/);
@@ -29,8 +29,11 @@ describe('npm run cli -- key …', () => {
     const output = JSON.stringify(listed);
     for (const secret of [created.secret, rolled.secret, publishable.secret]) expect(output).not.toContain(secret);
 
-    const bad = exec('key', 'create', '--store', store.id, '--type', 'publishable', '--mode', 'prod', '--name', 'x');
-    await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('validation_failed') });
+    // A mode outside the choices is a usage error (exit 2); a scope the key type may not carry is the service's 422.
+    const badMode = exec('key', 'create', '--store', store.id, '--type', 'publishable', '--mode', 'prod', '--name', 'x');
+    await expect(badMode).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Allowed choices are test, live') });
+    const badScope = exec('key', 'create', '--store', store.id, '--type', 'publishable', '--mode', 'test', '--name', 'x', '--scopes', 'products:write');
+    await expect(badScope).rejects.toMatchObject({ code: 1, stderr: 'error: validation_failed: scopes: a publishable key may only carry public:read\n' });
 
     const server = await serveDataDir(dataDir);
     try {

@@ -1,0 +1,42 @@
+/**
+ * ISO 4217 codes of the currencies a store can price its products in: the
+ * currencies in circulation on List One (as amended through 2025: XCG replaced
+ * ANG, ZWG replaced ZWL, SLE replaced SLL; HRK and BGN went with the euro).
+ * Fund codes (BOV, CHE, CHW, CLF, COU, MXV, USN, UYI, UYW), precious metals,
+ * bond units, SDR and the testing / no-currency codes are on List One too but
+ * are not money a shop charges, so they are refused. Kept in the repository
+ * (not read from the runtime's ICU data, which changes with the Node version)
+ * so a change is reviewed like code; sorted.
+ */
+export const ISO_4217_CURRENCIES: readonly string[] = Object.freeze([
+  'AED', 'AFN', 'ALL', 'AMD', 'AOA', 'ARS', 'AUD', 'AWG', 'AZN',
+  'BAM', 'BBD', 'BDT', 'BHD', 'BIF', 'BMD', 'BND', 'BOB', 'BRL', 'BSD', 'BTN', 'BWP', 'BYN', 'BZD',
+  'CAD', 'CDF', 'CHF', 'CLP', 'CNY', 'COP', 'CRC', 'CUP', 'CVE', 'CZK',
+  'DJF', 'DKK', 'DOP', 'DZD',
+  'EGP', 'ERN', 'ETB', 'EUR',
+  'FJD', 'FKP',
+  'GBP', 'GEL', 'GHS', 'GIP', 'GMD', 'GNF', 'GTQ', 'GYD',
+  'HKD', 'HNL', 'HTG', 'HUF',
+  'IDR', 'ILS', 'INR', 'IQD', 'IRR', 'ISK',
+  'JMD', 'JOD', 'JPY',
+  'KES', 'KGS', 'KHR', 'KMF', 'KPW', 'KRW', 'KWD', 'KYD', 'KZT',
+  'LAK', 'LBP', 'LKR', 'LRD', 'LSL', 'LYD',
+  'MAD', 'MDL', 'MGA', 'MKD', 'MMK', 'MNT', 'MOP', 'MRU', 'MUR', 'MVR', 'MWK', 'MXN', 'MYR', 'MZN',
+  'NAD', 'NGN', 'NIO', 'NOK', 'NPR', 'NZD',
+  'OMR',
+  'PAB', 'PEN', 'PGK', 'PHP', 'PKR', 'PLN', 'PYG',
+  'QAR',
+  'RON', 'RSD', 'RUB', 'RWF',
+  'SAR', 'SBD', 'SCR', 'SDG', 'SEK', 'SGD', 'SHP', 'SLE', 'SOS', 'SRD', 'SSP', 'STN', 'SVC', 'SYP', 'SZL',
+  'THB', 'TJS', 'TMT', 'TND', 'TOP', 'TRY', 'TTD', 'TWD', 'TZS',
+  'UAH', 'UGX', 'USD', 'UYU', 'UZS',
+  'VED', 'VES', 'VND', 'VUV',
+  'WST',
+  'XAF', 'XCD', 'XCG', 'XOF', 'XPF',
+  'YER',
+  'ZAR', 'ZMW', 'ZWG',
+]);
+
+const KNOWN = new Set(ISO_4217_CURRENCIES);
+
+export const isIso4217Currency = (code: string) => KNOWN.has(code);
