@@ -3,6 +3,21 @@ import type { Mode } from '../context';
 export const SCOPES = ['public:read', 'products:read', 'products:write', 'payments:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * What each scope lets a credential do today, in the words shown to people granting it (the OAuth
+ * consent page) and to developers (GraphQL, OpenAPI, README). Keep them to what the public API
+ * really serves: a scope that will grant more later says so when it does.
+ */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'public:read': "See the store's active products (storefront fields: in stock or not, no inventory counts) and the countries where payments are supported",
+  'products:read': "See the store's active products (storefront fields: in stock or not, no inventory counts); drafts and archived products stay hidden",
+  'products:write': 'Nothing yet: no public API endpoint changes products, so this scope grants no access today',
+  'payments:read': 'See the countries where payments are supported, with their currencies',
+};
+
+/** "public:read (…); products:read (…)" for descriptions that list the scopes. */
+export const describeScopes = (): string => SCOPES.map((s) => `${s}: ${SCOPE_DESCRIPTIONS[s]}`).join('. ');
+
 /** A public API credential resolved from an API key or an OAuth access token. */
 export interface PublicCredential {
   kind: 'system' | 'secret' | 'publishable' | 'oauth';

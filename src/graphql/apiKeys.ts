@@ -1,4 +1,5 @@
 import { API_KEY_TYPES, redactApiKey } from '../auth/apiKeys';
+import { describeScopes } from '../auth/credentials';
 import * as apiKeys from '../services/apiKeys';
 import { builder } from './builder';
 
@@ -54,7 +55,7 @@ const ApiKeyCreateInput = builder.inputType('ApiKeyCreateInput', {
     type: t.field({ type: ApiKeyType, required: true }),
     mode: t.field({ type: ServiceMode, required: true }),
     scopes: t.stringList({
-      description: 'public:read, products:read, products:write, payments:read. Publishable: public:read only (the default). Secret: required. System: defaults to all.',
+      description: `Publishable: public:read only (the default). Secret: required. System: defaults to all. ${describeScopes()}.`,
     }),
     expiresAt: t.field({ type: 'DateTime', description: 'Optional; the key stops working at this time' }),
   }),

@@ -1,3 +1,4 @@
+import { describeScopes } from '../auth/credentials';
 import { db } from '../db/client';
 import { revokeStoreGrant } from '../services/oauth';
 import { createOAuthApp, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
@@ -37,7 +38,7 @@ const OAuthAppCreateInput = builder.inputType('OAuthAppCreateInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     redirectUris: t.stringList({ required: true, description: 'https URLs (http only on loopback hosts), at most 10.' }),
-    allowedScopes: t.stringList({ required: true, description: 'public:read, products:read, products:write, payments:read.' }),
+    allowedScopes: t.stringList({ required: true, description: `The scopes the app may ask for. ${describeScopes()}.` }),
   }),
 });
 

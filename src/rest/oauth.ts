@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Scope } from '../auth/credentials';
+import { type Scope, SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from '../auth/dashboardTokens';
 import type { Viewer } from '../auth/permissions';
 import type { Config } from '../config';
@@ -165,13 +165,6 @@ function formDecode(s: string): string {
     throw new OAuthError('invalid_client', 'The Basic credentials are not form-encoded');
   }
 }
-
-const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  'public:read': "Read the store's public catalog and payment countries",
-  'products:read': 'Read all products, including inactive ones',
-  'products:write': 'Create, change, publish and delete products',
-  'payments:read': 'Read payment information',
-};
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,3 +1,4 @@
+import { describeScopes } from '../auth/credentials';
 import type { RestRoute } from './routes';
 
 type Json = Record<string, unknown>;
@@ -21,7 +22,7 @@ const problem = problemResponse('Error (RFC 9457 problem document; `code` is the
 const BASE_COMPONENTS = {
   securitySchemes: {
     dashboardToken: { type: 'http', scheme: 'bearer', description: 'Dashboard token (svc_dash_…)' },
-    apiKey: { type: 'http', scheme: 'bearer', description: 'API key (svc_test_…/svc_live_…) or OAuth access token (svc_oat_…)' },
+    apiKey: { type: 'http', scheme: 'bearer', description: `API key (svc_test_…/svc_live_…) or OAuth access token (svc_oat_…). Scopes: ${describeScopes()}.` },
     apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
   },
   schemas: {
