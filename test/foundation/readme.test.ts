@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cliOn, serveDataDir, shellWords } from '../helpers/cli';
+import { type CliOutcome, cliOn, shellWords } from '../helpers/cli';
+import { startServer } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
 /** Every line of the README's shell blocks that runs the CLI, in order. */
@@ -10,36 +11,38 @@ function readmeCliExamples(): string[] {
   return blocks.flatMap((b) => b.split('\n').map((l) => l.trim())).filter((l) => l.startsWith('npm run cli '));
 }
 
+/** Runs each line as a reader's shell would split it; returns the arguments and parsed output of each. */
+async function runVerbatim(lines: string[], outcome: (...args: string[]) => Promise<CliOutcome>) {
+  const results: { args: string[]; output: any }[] = [];
+  for (const line of lines) {
+    // No placeholder to fill in, no variable, no continuation line.
+    expect(line).not.toMatch(/<[^>]*>|\$|\\$/);
+    const words = shellWords(line);
+    expect(words.slice(0, 4)).toEqual(['npm', 'run', 'cli', '--']);
+    const args = words.slice(4);
+    const r = await outcome(...args);
+    expect({ line, code: r.code, stderr: r.stderr }).toEqual({ line, code: 0, stderr: '' });
+    results.push({ args, output: args.includes('--help') ? r.stdout : JSON.parse(r.stdout) });
+  }
+  return (command: string) => results.filter((r) => r.args.slice(0, 2).join(' ') === command).map((r) => r.output);
+}
+
 describe('the README CLI examples', () => {
   jest.setTimeout(300_000);
 
-  it('run verbatim, in order, on a fresh data directory; the token and the key they print work over HTTP', async () => {
+  it('run verbatim, in order, beside `npm start` on a fresh data directory; the token and the key they print work over HTTP at once', async () => {
     const lines = readmeCliExamples();
     expect(lines.length).toBeGreaterThanOrEqual(4);
+    // As a newcomer follows the README: the service runs (demo seeded) and the CLI goes through it.
     const dataDir = newTempDir('catalog-readme-');
-    const { outcome } = cliOn(dataDir);
-
-    const results: { args: string[]; output: any }[] = [];
-    for (const line of lines) {
-      // Split as a reader's shell would; no placeholder may be left to fill in.
-      expect(line).not.toMatch(/<[^>]*>|\$|\\$/);
-      const words = shellWords(line);
-      expect(words.slice(0, 4)).toEqual(['npm', 'run', 'cli', '--']);
-      const args = words.slice(4);
-      const r = await outcome(...args);
-      expect({ line, code: r.code, stderr: r.stderr }).toEqual({ line, code: 0, stderr: '' });
-      results.push({ args, output: args.includes('--help') ? r.stdout : JSON.parse(r.stdout) });
-    }
-    const outputsOf = (command: string) => results.filter((r) => r.args.slice(0, 2).join(' ') === command).map((r) => r.output);
-
-    const tokens = outputsOf('token issue');
-    expect(tokens.length).toBeGreaterThan(0);
-    const keys = outputsOf('key create');
-
-    const server = await serveDataDir(dataDir);
+    const server = await startServer(dataDir);
     try {
+      const outputsOf = await runVerbatim(lines, cliOn(dataDir).outcome);
+
+      const tokens = outputsOf('token issue');
+      expect(tokens.length).toBeGreaterThan(0);
       for (const { token, user_id: userId } of tokens) {
-        // The stores the token's user may manage products of, as the examples set them up.
+        // The stores whose products the token's user may manage, as the examples set them up.
         const storeIds = [
           ...outputsOf('store create').filter((s) => s.owner_id === userId).map((s) => s.id),
           ...outputsOf('member add').filter((m) => m.user_id === userId && m.permissions.includes('manage_products')).map((m) => m.store_id),
@@ -50,12 +53,12 @@ describe('the README CLI examples', () => {
           expect({ storeId, status: res.status }).toEqual({ storeId, status: 200 });
         }
       }
-      for (const { secret, scopes } of keys) {
+      for (const { secret, scopes } of outputsOf('key create')) {
         const res = await fetch(`${server.url}/api/public/v1/payments/supported-countries`, { headers: { 'x-api-key': secret } });
         expect(res.status).toBe(scopes.includes('public:read') || scopes.includes('payments:read') ? 200 : 403);
       }
     } finally {
-      await server.close();
+      expect(await server.stop()).toBe(0);
     }
   });
 });
