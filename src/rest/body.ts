@@ -41,17 +41,34 @@ export function requireObject(body: unknown): Record<string, unknown> {
 }
 
 const snakeToCamel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+
+/** The keys of a camelized object as the client sent them (camelCase key to sent key); not enumerable, so GraphQL never sees it. */
+const SENT_KEYS = Symbol('sentKeys');
 
 /**
  * REST bodies use snake_case; the GraphQL inputs they map onto use camelCase.
  * Values under `opaque` keys (user-defined maps such as variant options) keep their keys.
+ * Each object remembers the keys as sent, so errors can name a field as the client wrote it.
  */
 export function camelizeKeys(value: unknown, opaque: ReadonlySet<string> = new Set()): unknown {
   if (Array.isArray(value)) return value.map((v) => camelizeKeys(v, opaque));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [snakeToCamel(k), opaque.has(k) ? v : camelizeKeys(v, opaque)]),
+    const sent = new Map<string, string>();
+    const out = Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        const key = snakeToCamel(k);
+        sent.set(key, k);
+        return [key, opaque.has(k) ? v : camelizeKeys(v, opaque)];
+      }),
     );
+    Object.defineProperty(out, SENT_KEYS, { value: sent });
+    return out;
   }
   return value;
+}
+
+/** How the client named `key` of an object built by camelizeKeys (snake_case of it otherwise). */
+export function sentKey(obj: object, key: string): string {
+  return (obj as { [SENT_KEYS]?: Map<string, string> })[SENT_KEYS]?.get(key) ?? camelToSnake(key);
 }

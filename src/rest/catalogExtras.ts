@@ -1,8 +1,9 @@
-import { AppError } from '../errors';
+import type { FieldError } from '../errors';
 import { MAX_WORDS, TONES } from '../services/descriptions';
 import { SEO_LIMITS } from '../services/seo';
 import { MAX_VARIANTS_PER_PRODUCT } from '../services/variants';
 import { camelizeKeys, requireObject } from './body';
+import { RestInputError } from './problem';
 import type { RestRoute } from './routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId/products';
@@ -21,13 +22,18 @@ const writable = (o: Record<string, unknown>, readOnly: Set<string>) => Object.f
 
 /** `{"variants": [...]}` or a bare array. Option names are the merchant's own words: never camelized. */
 function variantsFromBody(body: unknown): unknown[] {
-  const list = Array.isArray(body) ? body : requireObject(body).variants;
+  const wrapper = Array.isArray(body) ? { variants: body } : requireObject(body);
+  const list = wrapper.variants;
+  const errors: FieldError[] = [];
   if (!Array.isArray(list)) {
-    throw new AppError('validation_failed', 'variants: must be an array of variants', {
-      errors: [{ field: 'variants', code: list === undefined ? 'required' : 'invalid_type', message: 'must be an array of variants' }],
-    });
+    errors.push({ field: 'variants', code: list === undefined ? 'required' : 'invalid_type', message: 'must be an array of variants' });
   }
-  return list.map((v) =>
+  // The wrapper holds the list only: another key is a mistake the client should hear about, not a silent drop.
+  for (const key of Object.keys(wrapper)) {
+    if (key !== 'variants') errors.push({ field: key, code: 'unknown_field', message: 'is not a known field (known: variants)' });
+  }
+  if (errors.length) throw new RestInputError(errors);
+  return (list as unknown[]).map((v) =>
     v && typeof v === 'object' && !Array.isArray(v) ? camelizeKeys(writable(v as Record<string, unknown>, VARIANT_READ_ONLY), new Set(['options'])) : v,
   );
 }

@@ -3,8 +3,9 @@ import { execute, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context';
 import { AppError } from '../errors';
 import { readJsonBody } from './body';
-import { sendProblem, toProblem, toProblemFromMany } from './problem';
+import { RestInputError, sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
+import { variableErrors } from './variableCheck';
 
 /**
  * Runs a matched REST route: reads the body, maps the request to the route's
@@ -31,6 +32,8 @@ export async function handleRest(
     const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
     const variableValues = await route.variables(r);
+    const inputErrors = variableErrors(route.variableTypes, variableValues);
+    if (inputErrors.length) throw new RestInputError(inputErrors);
     const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
     if (result.errors?.length) throw new ExecutionErrors(result.errors);
     const out = route.respond(result.data as Record<string, unknown>, r);
@@ -41,7 +44,8 @@ export async function handleRest(
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.end(method === 'HEAD' ? undefined : JSON.stringify(out.body));
   } catch (err) {
-    const problem = err instanceof ExecutionErrors ? toProblemFromMany(err.errors) : toProblem(err);
+    // Several errors of one execution: the first decides.
+    const problem = toProblem(err instanceof ExecutionErrors ? err.errors[0] : err);
     if (problem.status >= 500) ctx.log.error({ err }, 'request failed');
     // Public API bodies always say which mode served them, errors included.
     if (ctx.mode) problem.extra = { ...problem.extra, livemode: ctx.mode === 'live' };

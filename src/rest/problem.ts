@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../errors';
+import { camelToSnake } from './body';
 
 const TITLES: Partial<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -9,7 +10,6 @@ const TITLES: Partial<Record<number, string>> = {
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 
 export interface Problem {
   status: number;
@@ -20,8 +20,16 @@ export interface Problem {
   extra?: Record<string, unknown>;
 }
 
+/** Field errors the REST layer found in a request: 422 validation_failed, fields already named as the client sent them. */
+export class RestInputError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  }
+}
+
 /** Any error (AppError, a GraphQL error wrapping one, or an unexpected one) as a problem; unexpected ones are masked. */
 export function toProblem(err: unknown): Problem {
+  if (err instanceof RestInputError) return { status: 422, code: 'validation_failed', detail: err.message, errors: err.errors };
   const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
   if (original instanceof AppError) {
     return {
@@ -33,46 +41,22 @@ export function toProblem(err: unknown): Problem {
       extra: original.details,
     };
   }
-  if (err instanceof GraphQLError) return fromGraphQLValidation(err);
+  if (err instanceof GraphQLError) return fromGraphQLError(err);
   return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
 }
 
-/** Input coercion errors ("Variable "$input" got invalid value … at "input.price"; …") become 422 field errors. */
-function fromGraphQLValidation(err: GraphQLError): Problem {
-  const fieldError = coercionFieldError(err.message);
-  if (fieldError) {
-    return { status: 422, code: 'validation_failed', detail: `${fieldError.field}: ${fieldError.message}`, errors: [fieldError] };
+/**
+ * A GraphQL error that is not the service's own. REST checks its variables before executing
+ * (variableCheck.ts), so input errors end there; should a coercion error still arrive, it is a 422
+ * naming the variable, never graphql-js's wording. Anything else is unexpected: masked as a 500.
+ */
+function fromGraphQLError(err: GraphQLError): Problem {
+  const variable = /^Variable "\$(\w+)"/.exec(err.message);
+  if (variable) {
+    const field = variable[1] === 'input' ? '(body)' : camelToSnake(variable[1]);
+    return { status: 422, code: 'validation_failed', detail: `${field}: is not valid`, errors: [{ field, code: 'invalid_value', message: 'is not valid' }] };
   }
   return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
-}
-
-function coercionFieldError(message: string): FieldError | null {
-  const toField = (path: string) => {
-    const parts = path.replace(/\[(\d+)\]/g, '.$1').split('.');
-    return (parts[0] === 'input' && parts.length > 1 ? parts.slice(1) : parts).map(camelToSnake).join('.');
-  };
-  let m = /^Variable "\$\w+" got invalid value .*? at "([\w.[\]]+)"; (.*)$/s.exec(message);
-  if (m) return { field: toField(m[1]), code: 'invalid_value', message: m[2].replace(/\.$/, '') };
-  m = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
-  if (m) {
-    // "Field "foo" is not defined by type …" / "Field "name" of required type … was not provided."
-    const named = /^Field "(\w+)" (is not defined|of required type)/.exec(m[2]);
-    const field = named ? toField(named[1]) : toField(m[1]);
-    return { field, code: named?.[2] === 'is not defined' ? 'unknown_field' : named ? 'required' : 'invalid_value', message: m[2].replace(/\.$/, '') };
-  }
-  m = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)/.exec(message);
-  if (m) return { field: toField(m[1]), code: 'required', message: 'is required' };
-  return null;
-}
-
-/** Several errors of one request: all input coercion errors merge into one 422; otherwise the first decides. */
-export function toProblemFromMany(errors: readonly unknown[]): Problem {
-  const fieldErrors = errors.map((e) => (e instanceof GraphQLError && !(e.originalError instanceof AppError) ? coercionFieldError(e.message) : null));
-  if (errors.length > 1 && fieldErrors.every(Boolean)) {
-    const list = fieldErrors as FieldError[];
-    return { status: 422, code: 'validation_failed', detail: list.map((e) => `${e.field}: ${e.message}`).join('; '), errors: list };
-  }
-  return toProblem(errors[0]);
 }
 
 export function problemStatus(code: ErrorCode) {

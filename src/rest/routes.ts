@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
 import type { Context } from '../context';
+import { type VariableType, variableTypesOf } from './variableCheck';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -42,6 +43,8 @@ export interface RestRoute {
 
 export interface CompiledRoute extends RestRoute {
   document: DocumentNode;
+  /** The operation's variables and their input types: REST checks the variables it builds against them before executing. */
+  variableTypes: VariableType[];
   segments: string[];
 }
 
@@ -51,7 +54,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): Compi
     const document = parse(r.operation);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`REST route ${r.method} ${r.path}: ${errors.map((e) => e.message).join('; ')}`);
-    return { ...r, document, segments: r.path.split('/').filter(Boolean) };
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    return { ...r, document, variableTypes: variableTypesOf(schema, operation), segments: r.path.split('/').filter(Boolean) };
   });
 }
 

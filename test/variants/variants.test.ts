@@ -140,8 +140,8 @@ describe('variant validation (422, nothing written)', () => {
     ['options given as a list', [ok({ options: ['M'] })], 'variants.0.options'],
     ['more than 10 options', [ok({ options: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`o${i}`, 'x'])) })], 'variants.0.options'],
     ['a variant that is not an object', [ok(), 'nope'], 'variants.1'],
-    ['an unknown field', [ok({ colour: 'red' })], 'variants.0'],
-    ['a missing SKU', [{ options: { Size: 'M' } }], 'variants.0'],
+    ['an unknown field', [ok({ colour: 'red' })], 'variants.0.colour'],
+    ['a missing SKU', [{ options: { Size: 'M' } }], 'variants.0.sku'],
   ])('rejects %s', async (_what, variants, field) => {
     const res = await put(a, p.id, { variants });
     const problem = expectProblem(res, 422, 'validation_failed');

@@ -1,0 +1,151 @@
+import { restRoutes } from '../../src/app';
+import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
+import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+
+// REST problems speak REST: fields as the client sent them, the service's codes, plain messages.
+// GraphQL's own wording (the REST routes run GraphQL operations) must never show through.
+
+let t: TestServer;
+let a: StoreFixture;
+let productId: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  a = await createStoreFixture();
+  const created = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken, body: { name: 'Base', price: 1, category_slugs: ['shoes'] } });
+  productId = created.body.data.id;
+});
+afterAll(() => t.close());
+
+const GRAPHQL_WORDING = /Field "|Variable "\$|Expected (value of )?type|Expected non-nullable|cannot represent|is not defined by type|of required type|does not exist in "|enum\b|Input(?:"|\b)|"\$\w+"/;
+
+function expectRestProblem(res: TestResponse, errors: { field: string; code: string }[]) {
+  expect(res.status).toBe(422);
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+  expect(res.body.code).toBe('validation_failed');
+  expect(res.body.errors).toEqual(errors.map((e) => expect.objectContaining(e)));
+  expect(JSON.stringify(res.body)).not.toMatch(GRAPHQL_WORDING);
+}
+
+/** A valid body for each route that takes a JSON body, and where in it a field can go wrong. */
+const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<string, unknown>; nest: (extra: Record<string, unknown>) => unknown; prefix: string }> = {
+  createProduct: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products`,
+    valid: () => ({ name: 'x', price: 1, category_slugs: ['shoes'] }),
+    nest: (extra) => ({ name: 'x', price: 1, category_slugs: ['shoes'], ...extra }),
+    prefix: '',
+  },
+  updateProduct: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}`,
+    valid: () => ({ name: 'y' }),
+    nest: (extra) => ({ name: 'y', ...extra }),
+    prefix: '',
+  },
+  replaceProductVariants: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}/variants`,
+    valid: () => ({ variants: [{ sku: 'ok-1' }] }),
+    nest: (extra) => ({ variants: [{ sku: 'ok-1' }, { sku: 'ok-2', ...extra }] }),
+    prefix: 'variants.1.',
+  },
+  setProductSeo: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}/seo`,
+    valid: () => ({ title: 'T' }),
+    nest: (extra) => ({ title: 'T', ...extra }),
+    prefix: '',
+  },
+  generateProductDescription: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/generate-description`,
+    valid: () => ({ name: 'x' }),
+    nest: (extra) => ({ name: 'x', ...extra }),
+    prefix: '',
+  },
+};
+
+/** Routes whose body is not JSON input: publish/unpublish take none, the image upload is multipart (test/images). */
+const NO_JSON_INPUT = new Set(['publishProduct', 'unpublishProduct', 'uploadProductImage']);
+
+describe('unknown fields: 422, code unknown_field, the field named as sent', () => {
+  it('covers every REST route that takes a JSON body', () => {
+    const withBody = restRoutes.filter((r) => (r.method === 'POST' || r.method === 'PUT') && !NO_JSON_INPUT.has(r.operationId)).map((r) => r.operationId);
+    expect(withBody.sort()).toEqual(Object.keys(BODY_ROUTES).sort());
+  });
+
+  it.each(Object.keys(BODY_ROUTES))('%s: an unknown key, at its level of nesting', async (operationId) => {
+    const route = BODY_ROUTES[operationId];
+    const method = restRoutes.find((r) => r.operationId === operationId)!.method;
+    const res = await t.request(method, route.path(), { token: a.ownerToken, body: route.nest({ colour: 'red' }) });
+    expectRestProblem(res, [{ field: `${route.prefix}colour`, code: 'unknown_field' }]);
+    expect(res.body.detail).toMatch(new RegExp(`^${route.prefix.replace(/\./g, '\\.')}colour: is not a known field`));
+    // The same body without it is fine: the field was the only problem.
+    const ok = await t.request(method, route.path(), { token: a.ownerToken, body: route.valid() });
+    expect(ok.status).toBeLessThan(300);
+  });
+
+  it('names the key exactly as sent (case and spelling kept) and lists every unknown one', async () => {
+    const res = await t.request('POST', BODY_ROUTES.createProduct.path(), { token: a.ownerToken, body: { name: 'x', price: 1, category_slugs: ['shoes'], Colour: 'red', 'size-eu': 42 } });
+    expectRestProblem(res, [
+      { field: 'Colour', code: 'unknown_field' },
+      { field: 'size-eu', code: 'unknown_field' },
+    ]);
+  });
+
+  it('rejects an unknown key beside the variants list and inside nested input (seo on create is not a create field)', async () => {
+    const wrapper = await t.request('PUT', BODY_ROUTES.replaceProductVariants.path(), { token: a.ownerToken, body: { variants: [{ sku: 'w-1' }], colour: 'red' } });
+    expectRestProblem(wrapper, [{ field: 'colour', code: 'unknown_field' }]);
+    const seoOnCreate = await t.request('POST', BODY_ROUTES.createProduct.path(), { token: a.ownerToken, body: { name: 'x', price: 1, category_slugs: ['shoes'], seo: { colour: 'red' } } });
+    expectRestProblem(seoOnCreate, [{ field: 'seo', code: 'unknown_field' }]);
+  });
+
+  it('keeps option and attribute names free-form (they are the merchant\'s words, not fields)', async () => {
+    const variants = await t.request('PUT', BODY_ROUTES.replaceProductVariants.path(), { token: a.ownerToken, body: { variants: [{ sku: 'o-1', options: { Colour: 'Red', size_eu: '42' } }] } });
+    expect(variants.status).toBe(200);
+    const description = await t.request('POST', BODY_ROUTES.generateProductDescription.path(), { token: a.ownerToken, body: { name: 'x', attributes: { Colour: 'red' } } });
+    expect(description.status).toBe(200);
+  });
+});
+
+describe('type errors: validation_failed with the field named, never GraphQL wording', () => {
+  const create = (extra: Record<string, unknown>) => BODY_ROUTES.createProduct.nest(extra);
+  it.each([
+    ['a missing required field', { price: 1, category_slugs: ['shoes'] }, [{ field: 'name', code: 'required' }]],
+    ['null for a required field', create({ name: null }), [{ field: 'name', code: 'invalid_type' }]],
+    ['a number for a string', create({ name: 5 }), [{ field: 'name', code: 'invalid_type' }]],
+    ['a fraction for an integer', create({ inventory_quantity: 1.5 }), [{ field: 'inventory_quantity', code: 'invalid_type' }]],
+    ['an integer beyond 32 bits', create({ inventory_quantity: 2 ** 31 }), [{ field: 'inventory_quantity', code: 'invalid_value' }]],
+    ['an unknown enum value', create({ status: 'weird' }), [{ field: 'status', code: 'invalid_value' }]],
+    ['a boolean for a decimal', create({ price: true }), [{ field: 'price', code: 'invalid_value' }]],
+    ['numbers in a string list', create({ tags: ['a', 2] }), [{ field: 'tags.1', code: 'invalid_type' }]],
+    ['null in a list of required strings', create({ category_slugs: [null] }), [{ field: 'category_slugs.0', code: 'invalid_type' }]],
+  ])('create with %s', async (_what, body, errors) => {
+    expectRestProblem(await t.request('POST', BODY_ROUTES.createProduct.path(), { token: a.ownerToken, body }), errors);
+  });
+
+  it('names nested fields by their path: variants, SEO, description input', async () => {
+    expectRestProblem(await t.request('PUT', BODY_ROUTES.replaceProductVariants.path(), { token: a.ownerToken, body: { variants: [{ sku: 'a' }, { title: 'no sku', inventory_quantity: 'many' }, 5] } }), [
+      { field: 'variants.1.inventory_quantity', code: 'invalid_type' },
+      { field: 'variants.1.sku', code: 'required' },
+      { field: 'variants.2', code: 'invalid_type' },
+    ]);
+    expectRestProblem(await t.request('PUT', BODY_ROUTES.setProductSeo.path(), { token: a.ownerToken, body: { noindex: 'yes' } }), [{ field: 'noindex', code: 'invalid_type' }]);
+    const description = await t.request('POST', BODY_ROUTES.generateProductDescription.path(), { token: a.ownerToken, body: { name: 'x', tone: 'angry', max_words: 'ten' } });
+    expectRestProblem(description, [
+      { field: 'max_words', code: 'invalid_type' },
+      { field: 'tone', code: 'invalid_value' },
+    ]);
+    expect(description.body.errors.find((e: { field: string }) => e.field === 'tone').message).toBe('must be one of: friendly, luxury, neutral, playful');
+  });
+
+  it('gives plain messages', async () => {
+    const res = await t.request('POST', BODY_ROUTES.createProduct.path(), { token: a.ownerToken, body: create({ name: 5, inventory_quantity: 1.5, status: 'weird' }) });
+    expect(res.body.errors).toEqual([
+      { field: 'inventory_quantity', code: 'invalid_type', message: 'must be an integer' },
+      { field: 'name', code: 'invalid_type', message: 'must be a string' },
+      { field: 'status', code: 'invalid_value', message: 'must be one of: active, archived, draft' },
+    ]);
+  });
+
+  it('writes nothing', async () => {
+    const list = await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken });
+    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['x', 'y']);
+  });
+});
