@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '../auth/permissions';
+import { type Permission, PERMISSIONS } from '../auth/permissions';
 import { createCategory, listCategories } from '../services/categories';
 import { addMember, createStore, findStore, findUser, listMembers, listStores } from '../services/stores';
 import { type CliCommand, defineCommand, listFlag, optionalFlag, requiredFlag } from './command';
@@ -54,8 +54,9 @@ export const storeCommands: CliCommand[] = [
     ],
     examples: [`npm run cli -- member add --store "Ana's" --user bo@example.com --permissions manage_products`],
     run: async (f) => {
+      // The service refuses unknown permissions (422 naming them).
       const [store, user] = await Promise.all([findStore(f.store), findUser(f.user)]);
-      return memberView(await addMember({ storeId: store.id, userId: user.id, permissions: (f.permissions ?? []) as never }));
+      return memberView(await addMember({ storeId: store.id, userId: user.id, permissions: (f.permissions ?? []) as Permission[] }));
     },
   }),
   defineCommand<{ store: string }>({
