@@ -4,13 +4,14 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
 import type { Context } from './context';
 import { db } from './db/client';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
+import { createLogger } from './logger';
 import { schema } from './graphql/schema';
 import { merchantProductRoutes } from './rest/merchant';
 import { sendProblem, toProblem } from './rest/problem';
@@ -41,7 +42,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Builds the service's request handler. It never listens: src/server.ts (or a test) does. */
 /** `now` is the clock credential expiry and rate limiting use; tests pass a controllable one. */
 export function createApp(config: Config, opts: { log?: Logger; now?: () => Date } = {}): App {
-  const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  const log = opts.log ?? createLogger(config);
   const routes = compileRoutes(schema, restRoutes);
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
   const openapi = JSON.stringify(openApiDocument(restRoutes));

@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   /** Absolute base URL used in Location headers and image URLs; defaults to the request's own origin. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: pretty lines on a terminal outside production, JSON lines otherwise (see src/logger.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SEED_DEMO: bool.default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   OAUTH_ENABLED: bool.default(false),
@@ -67,6 +69,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tmpDir: path.join(dataDir, 'tmp'),
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     seedDemo: e.SEED_DEMO,
     redisUrl: e.REDIS_URL,
     oauthEnabled: e.OAUTH_ENABLED,
