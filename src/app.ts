@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
+import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX, forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
 import type { Context } from './context';
 import { db } from './db/client';
@@ -35,6 +35,8 @@ export interface App {
   close: () => Promise<void>;
   /** Resolves once background work started by requests (api key last_used_at writes) has finished. */
   settle: () => Promise<void>;
+  /** Forgets what the process keeps in memory about the database (verified tokens): another process has written to it. */
+  forgetCachedState: () => void;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -165,7 +167,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     }
   }
 
-  return { handler, log, close: () => publicApi.close(), settle: () => publicApi.settle() };
+  return { handler, log, close: () => publicApi.close(), settle: () => publicApi.settle(), forgetCachedState: forgetAllVerifiedTokens };
 }
 
 function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {

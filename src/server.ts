@@ -14,6 +14,7 @@ async function main() {
     role: 'service',
     onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),
   });
+  database.onWriteByOtherProcess(() => app.forgetCachedState());
   if (database.appliedMigrations.length) app.log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   if (config.seedDemo) {
     const demo = await seedDemo();

@@ -62,6 +62,11 @@ export function forgetVerifiedUser(userId: string) {
   verified.evict((v) => v.userId === userId);
 }
 
+/** Forgets every cached verification (another process changed tokens or memberships in the database). */
+export function forgetAllVerifiedTokens() {
+  verified.evict(() => true);
+}
+
 /** Resolves a bearer token to its viewer (with store memberships) in one query (none while cached), or throws 401 invalid_token. */
 export async function authenticateDashboardToken(token: string, now = new Date()): Promise<Viewer> {
   if (!hasValidChecksum(token, DASHBOARD_TOKEN_PREFIX)) throw invalid('The bearer token is malformed');

@@ -53,7 +53,7 @@ export const tokenCommands: CliCommand[] = [
   defineCommand<{ id?: string; token?: string }>({
     name: 'token revoke',
     description:
-      'Revoke a dashboard token, named by its id (see "token list") or by the token itself. Idempotent: revoking a revoked token prints it unchanged. A running service stops accepting it within AUTH_CACHE_TTL_MS.',
+      'Revoke a dashboard token, named by its id (see "token list") or by the token itself. Idempotent: revoking a revoked token prints it unchanged. A running service on the embedded database stops accepting it at once; on PostgreSQL, within AUTH_CACHE_TTL_MS.',
     options: [optionalFlag('--id <token id>', 'the token id printed by "token issue" or "token list"'), optionalFlag('--token <token>', 'the token itself (svc_dash_…)')],
     examples: ['npm run cli -- token revoke --id 0b6f1a52-3c1e-4d8e-9a57-2f1c9d0e4b7a', 'npm run cli -- token revoke --token "$TOKEN"'],
     check: (f) => exactlyOne(f, 'id', 'token'),

@@ -21,6 +21,8 @@ export interface Database {
   appliedMigrations: string[];
   /** Number of SQL statements Prisma has sent; used by tests that guard against N+1. */
   queryCount(): number;
+  /** Calls `listener` after another local process (the CLI, psql) wrote through this process's embedded database socket. */
+  onWriteByOtherProcess(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export interface OpenOptions {
 
 /** Opens the configured database, applies pending migrations and makes it the process-wide client. */
 export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {}): Promise<Database> {
-  const { kind, description, adapterFactory, release } = await connect(target, opts);
+  const { kind, description, adapterFactory, release, session } = await connect(target, opts);
   try {
     const appliedMigrations = opts.migrate !== false ? await applyMigrations(adapterFactory) : [];
     const prisma = new PrismaClient({ adapter: adapterFactory, log: [{ emit: 'event', level: 'query' }] });
@@ -63,6 +65,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
       adapterFactory,
       appliedMigrations,
       queryCount: () => queries,
+      onWriteByOtherProcess: (listener) => session?.onWriteByOtherProcess(listener),
       async close() {
         if (current === database) current = undefined;
         await prisma.$disconnect();
@@ -85,6 +88,8 @@ interface Connection {
   kind: Database['kind'];
   description: string;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The shared PGlite session, when this process opened the embedded database itself. */
+  session?: PGliteSession;
   release(): Promise<void>;
 }
 
@@ -100,6 +105,7 @@ async function connect(target: DatabaseTarget, opts: OpenOptions): Promise<Conne
       kind: 'pglite',
       description: 'PGlite (in memory)',
       adapterFactory: pgliteAdapterFactory(session.inProcessClient()),
+      session,
       release: async () => {
         if (!target.pglite.closed) await target.pglite.close();
       },
@@ -116,6 +122,7 @@ async function connect(target: DatabaseTarget, opts: OpenOptions): Promise<Conne
     kind: 'pglite',
     description: `PGlite ${target.dataDir}${shared}`,
     adapterFactory: pgliteAdapterFactory(embedded.session.inProcessClient()),
+    session: embedded.session,
     release: () => embedded.close(),
   };
 }

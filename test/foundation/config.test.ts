@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('defaults to the embedded database under ./data, port 4000, OAuth off', () => {
     const c = loadConfig({});
     expect(c.port).toBe(4000);
-    expect(c.database).toEqual({ kind: 'pglite', dataDir: path.resolve('data/pglite') });
+    expect(c.database).toEqual({ kind: 'pglite', dataDir: path.resolve('data/pglite'), lockFile: path.resolve('data/pglite.lock'), socketDir: path.resolve('data') });
     expect(c.uploadsDir).toBe(path.resolve('data/uploads'));
     expect(c.oauthEnabled).toBe(false);
     expect(c.upload).toEqual({ maxBytes: 10 * 1024 * 1024, maxPixels: 40_000_000 });

@@ -50,8 +50,10 @@ export function shellWords(line: string, env: Record<string, string> = {}): stri
 /** Serves the real handler over the embedded database in `dataDir` (after the CLI has written to it). */
 export async function serveDataDir(dataDir: string, env: Record<string, string> = {}) {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env });
-  await openDatabase(config.database);
+  // The service's role: it holds the directory and shares it over the socket, so CLI processes run beside it go through it.
+  const database = await openDatabase(config.database, { role: 'service' });
   const app = createApp(config, { log: pino({ level: 'silent' }) });
+  database.onWriteByOtherProcess(() => app.forgetCachedState());
   const server = createServer((req, res) => void app.handler(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
 import { Mutex } from 'async-mutex';
 
@@ -14,8 +15,23 @@ import { Mutex } from 'async-mutex';
  */
 export class PGliteSession {
   private readonly turn = new Mutex();
+  private readonly events = new EventEmitter();
 
   constructor(readonly pglite: PGlite) {}
+
+  /**
+   * Called after a socket client (the CLI, psql) finished a unit of work that
+   * wrote: the service drops what it keeps in memory about the database (its
+   * verified tokens), so a token revoked from the CLI stops working at once.
+   */
+  onWriteByOtherProcess(listener: () => void): void {
+    this.events.on('external-write', listener);
+  }
+
+  /** The socket server reports a client's write here. */
+  reportWriteByOtherProcess(): void {
+    this.events.emit('external-write');
+  }
 
   /** Waits for the session; the returned function gives it back. */
   acquire(): Promise<() => void> {

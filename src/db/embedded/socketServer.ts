@@ -79,6 +79,8 @@ class ClientConnection {
   private queue: Promise<void> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | null = null;
   private ended = false;
+  /** Whether the unit of work in progress ran anything but reads (reported to the session when it ends). */
+  private wrote = false;
 
   constructor(
     private readonly socket: Socket,
@@ -154,6 +156,7 @@ class ClientConnection {
     if (!this.release) this.release = await this.session.acquire();
     const reply = await this.execute(message.bytes);
     if (this.socket.writable) this.socket.write(reply);
+    this.wrote ||= completesAWrite(reply);
     if (lastReadyForQueryStatus(reply) === 'I') this.giveBack();
     else this.armIdleTimer();
   }
@@ -206,6 +209,10 @@ class ClientConnection {
     const release = this.release;
     this.release = null;
     release?.();
+    if (this.wrote) {
+      this.wrote = false;
+      this.session.reportWriteByOtherProcess();
+    }
   }
 }
 
@@ -226,6 +233,23 @@ function simpleQuery(sql: string): Buffer {
   header[0] = 0x51; // Q
   header.writeInt32BE(text.length + 4, 1);
   return Buffer.concat([header, text]);
+}
+
+/** Command tags of statements that change nothing; any other CommandComplete counts as a write (DML, DDL, COPY, a CALL). */
+const READ_ONLY_TAGS = new Set(['SELECT', 'SHOW', 'SET', 'RESET', 'BEGIN', 'START', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'DISCARD', 'DEALLOCATE', 'PREPARE', 'EXPLAIN', 'FETCH', 'MOVE', 'CLOSE', 'DECLARE', 'LISTEN', 'UNLISTEN']);
+
+/** Whether a server reply holds the CommandComplete ('C') of a statement that may have written. */
+export function completesAWrite(reply: Uint8Array): boolean {
+  const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
+  for (let at = 0; at + 5 <= view.length; ) {
+    const length = view.readInt32BE(at + 1);
+    if (view[at] === 0x43 /* C */) {
+      const tag = view.toString('latin1', at + 5, at + 1 + length).split(/[ \0]/)[0];
+      if (!READ_ONLY_TAGS.has(tag)) return true;
+    }
+    at += 1 + length;
+  }
+  return false;
 }
 
 /** The transaction status of the last ReadyForQuery ('Z') in a server reply: I idle, T in a transaction, E failed transaction. */
