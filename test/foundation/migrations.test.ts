@@ -1,39 +1,12 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
+import { openPGlite, pgliteAdapterFactory } from '../../src/db/adapters';
 import { applyMigrations, diffSchemaAgainstMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/db/migrate';
-import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from '../helpers/templates';
-
-/** A fresh, empty database of the kind under test, with a raw query function. */
-async function emptyDatabase() {
-  const url = testDatabaseUrl();
-  if (url) {
-    const name = `catalog_mig_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    await adminQuery(url, `CREATE DATABASE ${name}`);
-    const dbUrl = withDatabase(url, name);
-    const client = new Client({ connectionString: dbUrl });
-    await client.connect();
-    return {
-      factory: () => postgresAdapterFactory(dbUrl, 2),
-      query: async (sql: string) => (await client.query(sql)).rows,
-      close: async () => {
-        await client.end();
-        await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      },
-    };
-  }
-  const pg = await openPGlite();
-  return {
-    factory: () => pgliteAdapterFactory(pg),
-    query: async (sql: string) => (await pg.query(sql)).rows as Record<string, unknown>[],
-    close: () => pg.close(),
-  };
-}
+import { newTempDir, openEmptyDatabase } from '../helpers/templates';
 
 describe('migration runner (wasm schema engine)', () => {
   it('applies the history, records it, and is a no-op when run again', async () => {
-    const d = await emptyDatabase();
+    const d = await openEmptyDatabase();
     try {
       const first = await applyMigrations(d.factory());
       expect(first.length).toBeGreaterThan(0);
@@ -51,7 +24,7 @@ describe('migration runner (wasm schema engine)', () => {
   });
 
   it('reports a failing migration clearly and leaves nothing of it applied', async () => {
-    const d = await emptyDatabase();
+    const d = await openEmptyDatabase();
     const dir = newTempDir('catalog-migrations-');
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     const bad = path.join(dir, '29990101000000_broken');

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { authenticateDashboardToken } from '../../src/auth/dashboardTokens';
-import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
 import { db } from '../../src/db/client';
 import { applyMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/db/migrate';
 import { ISO_4217_CURRENCIES } from '../../src/reference/currencies';
@@ -12,7 +10,7 @@ import { createCategory, listCategories } from '../../src/services/categories';
 import { createDashboardToken, listDashboardTokens, revokeDashboardTokenBy } from '../../src/services/dashboardTokens';
 import { createStore, createUser, findStore, findUser, listMembers } from '../../src/services/stores';
 import { openTestDatabase } from '../helpers/harness';
-import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from '../helpers/templates';
+import { newTempDir, openEmptyDatabase } from '../helpers/templates';
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 beforeAll(async () => {
@@ -141,33 +139,11 @@ describe('dashboard token revocation', () => {
   });
 });
 
-/** A fresh, empty database of the kind under test with a raw query function (as in migrations.test.ts). */
-async function emptyDatabase() {
-  const url = testDatabaseUrl();
-  if (url) {
-    const name = `catalog_slugs_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    await adminQuery(url, `CREATE DATABASE ${name}`);
-    const dbUrl = withDatabase(url, name);
-    const client = new Client({ connectionString: dbUrl });
-    await client.connect();
-    return {
-      factory: () => postgresAdapterFactory(dbUrl, 2),
-      query: (sql: string) => client.query(sql),
-      close: async () => {
-        await client.end();
-        await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      },
-    };
-  }
-  const pg = await openPGlite();
-  return { factory: () => pgliteAdapterFactory(pg), query: (sql: string) => pg.query(sql), close: () => pg.close() };
-}
-
 describe('migration 20261123170000_category_slug_case_insensitive', () => {
   const MIGRATION = '20261123170000_category_slug_case_insensitive';
 
   it('names slugs that differ only in case instead of failing on a bare index error, and changes nothing', async () => {
-    const d = await emptyDatabase();
+    const d = await openEmptyDatabase();
     const dir = newTempDir('catalog-migrations-');
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     const later = readdirSync(dir).filter((m) => m >= MIGRATION);
@@ -188,7 +164,7 @@ describe('migration 20261123170000_category_slug_case_insensitive', () => {
       await expect(run).rejects.toThrow(
         `Migration ${MIGRATION} failed and was rolled back: category slugs that differ only in case: store 00000000-0000-4000-8000-000000000002: 'Shoes', 'shoes'.`,
       );
-      expect((await d.query(`SELECT slug FROM categories ORDER BY slug`)).rows).toEqual([{ slug: 'Hats' }, { slug: 'Shoes' }, { slug: 'shoes' }]);
+      expect(await d.query(`SELECT slug FROM categories ORDER BY slug`)).toEqual([{ slug: 'Hats' }, { slug: 'Shoes' }, { slug: 'shoes' }]);
     } finally {
       await d.close();
     }

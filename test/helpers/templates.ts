@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
 
 /** Where globalSetup leaves the migrated template, for every test file to copy. */
 export function templateStatePath(): string {
@@ -32,3 +33,29 @@ export function withDatabase(url: string, name: string) {
 }
 
 export const newTempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+
+/** A fresh, empty database of the kind under test, with a raw query function. */
+export async function openEmptyDatabase() {
+  const url = testDatabaseUrl();
+  if (url) {
+    const name = `catalog_empty_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    await adminQuery(url, `CREATE DATABASE ${name}`);
+    const dbUrl = withDatabase(url, name);
+    const client = new Client({ connectionString: dbUrl });
+    await client.connect();
+    return {
+      factory: () => postgresAdapterFactory(dbUrl, 2),
+      query: async (sql: string) => (await client.query(sql)).rows,
+      close: async () => {
+        await client.end();
+        await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  }
+  const pg = await openPGlite();
+  return {
+    factory: () => pgliteAdapterFactory(pg),
+    query: async (sql: string) => (await pg.query(sql)).rows as Record<string, unknown>[],
+    close: () => pg.close(),
+  };
+}
