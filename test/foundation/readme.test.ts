@@ -1,14 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type CliOutcome, cliOn, shellWords } from '../helpers/cli';
 import { startServer } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
-/** Every line of the README's shell blocks that runs the CLI, in order. */
-function readmeCliExamples(): string[] {
+/** Every line of the README's shell blocks that starts with `prefix`, in order. */
+function readmeExamples(prefix: string): string[] {
   const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]);
-  return blocks.flatMap((b) => b.split('\n').map((l) => l.trim())).filter((l) => l.startsWith('npm run cli '));
+  const blocks = [...readme.matchAll(/^\s*```sh\n([\s\S]*?)^\s*```/gm)].map((m) => m[1]);
+  return blocks.flatMap((b) => b.split('\n').map((l) => l.trim())).filter((l) => l.startsWith(prefix));
 }
 
 /** Runs each line as a reader's shell would split it; returns the arguments and parsed output of each. */
@@ -31,10 +32,11 @@ describe('the README CLI examples', () => {
   jest.setTimeout(300_000);
 
   it('run verbatim, in order, beside `npm start` on a fresh data directory; the token and the key they print work over HTTP at once', async () => {
-    const lines = readmeCliExamples();
+    const lines = readmeExamples('npm run cli ');
     expect(lines.length).toBeGreaterThanOrEqual(4);
     // As a newcomer follows the README: the service runs (demo seeded) and the CLI goes through it.
-    const dataDir = newTempDir('catalog-readme-');
+    const projectDir = newTempDir('catalog-readme-');
+    const dataDir = path.join(projectDir, 'data'); // the default DATA_DIR, seen from the project directory
     const server = await startServer(dataDir);
     try {
       const outputsOf = await runVerbatim(lines, cliOn(dataDir).outcome);
@@ -57,6 +59,13 @@ describe('the README CLI examples', () => {
         const res = await fetch(`${server.url}/api/public/v1/payments/supported-countries`, { headers: { 'x-api-key': secret } });
         expect(res.status).toBe(scopes.includes('public:read') || scopes.includes('payments:read') ? 200 : 403);
       }
+
+
+      // The psql line, run verbatim by a shell in the project directory, reads the running service's data.
+      const [psqlLine] = readmeExamples('psql ');
+      const psql = spawnSync('sh', ['-c', psqlLine], { cwd: projectDir, input: 'SELECT email FROM users ORDER BY email;\n', encoding: 'utf8' });
+      expect(psql.status).toBe(0);
+      expect(psql.stdout).toContain('ana@example.com');
     } finally {
       expect(await server.stop()).toBe(0);
     }
