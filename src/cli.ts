@@ -15,6 +15,7 @@ import { loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
 import { AppError } from './errors';
 import { isOperational } from './fatal';
+import { camelToSnake } from './naming';
 
 /** The one place the CLI opens and closes the database, around one command. */
 async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
@@ -26,7 +27,6 @@ async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A service error as one line; a message made of field errors names the fields as the REST API does (snake_case). */
 function describeAppError(e: AppError): string {

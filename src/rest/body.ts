@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
+import { camelToSnake, snakeToCamel } from '../naming';
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
@@ -40,8 +41,6 @@ export function requireObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-const snakeToCamel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-export const camelToSnake = (s: string) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 
 /** The keys of a camelized object as the client sent them (camelCase key to sent key); not enumerable, so GraphQL never sees it. */
 const SENT_KEYS = Symbol('sentKeys');

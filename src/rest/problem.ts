@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../errors';
-import { camelToSnake } from './body';
+import { camelToSnake } from '../naming';
 
 const TITLES: Partial<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -9,7 +9,6 @@ const TITLES: Partial<Record<number, string>> = {
   422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
-
 
 export interface Problem {
   status: number;

@@ -11,7 +11,8 @@ import {
   typeFromAST,
 } from 'graphql';
 import type { FieldError } from '../errors';
-import { camelToSnake, sentKey } from './body';
+import { camelToSnake } from '../naming';
+import { sentKey } from './body';
 
 /** A variable of a route's operation and its GraphQL input type. */
 export interface VariableType {

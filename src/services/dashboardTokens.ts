@@ -37,7 +37,8 @@ export function listDashboardTokens(userId: string) {
 /**
  * Revokes a dashboard token named by its id or by the token itself. Idempotent:
  * revoking a revoked token returns it unchanged. Takes effect at once in this
- * process and within AUTH_CACHE_TTL_MS in a running service.
+ * process and in a service on the embedded database (whose socket the write
+ * went through); other processes on PostgreSQL see it within AUTH_CACHE_TTL_MS.
  */
 export async function revokeDashboardTokenBy(ref: { id: string } | { token: string }) {
   const select = { id: true, revokedAt: true } as const;
