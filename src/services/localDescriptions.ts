@@ -1,4 +1,4 @@
-import type { DescriptionBrief, DescriptionProvider, Tone } from './descriptions';
+import type { DescriptionBrief, DescriptionProvider, Tone } from './descriptionTypes';
 
 /**
  * Writes descriptions from templates: deterministic (the same brief always

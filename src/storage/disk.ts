@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileStorage } from './index';
+import type { FileStorage } from './fileStorage';
 
 const KEY = /^([0-9a-f]{64})\.([a-z0-9]{1,8})$/;
 

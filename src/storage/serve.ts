@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors';
-import { CONTENT_KEY, type FileStorage } from './index';
+import { CONTENT_KEY, type FileStorage } from './fileStorage';
 
 const MIME_BY_EXT: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 

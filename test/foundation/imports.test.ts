@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { newTempDir } from '../helpers/templates';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+const DEPCRUISE = path.join(ROOT, 'node_modules/.bin/depcruise');
+
+/** Runs dependency-cruiser as `npm run lint:imports` does, in `cwd`; never rejects. */
+function depcruise(cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      DEPCRUISE,
+      ['src', '--config', CONFIG, '--output-type', 'err'],
+      { cwd, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+/** A throwaway project breaking each rule once, so the test shows every rule can fail. */
+function writeViolatingProject(dir: string) {
+  const files: Record<string, string> = {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', strict: true } }),
+    'package.json': JSON.stringify({ name: 'fixture', private: true, devDependencies: { 'dev-only': '1.0.0' } }),
+    'node_modules/dev-only/package.json': JSON.stringify({ name: 'dev-only', version: '1.0.0', main: 'index.js' }),
+    'node_modules/dev-only/index.js': 'module.exports = 1;\n',
+    'test/helper.ts': 'export const helper = 1;\n',
+    // no-circular
+    'src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+    'src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    // domain-is-a-leaf (a type-only import counts)
+    'src/domain/mode.ts': "import type { Service } from '../services/service';\nexport type Mode = Service;\n",
+    // services-not-to-surfaces
+    'src/services/service.ts': "import { schema } from '../graphql/schema';\nexport type Service = typeof schema;\n",
+    // graphql-not-to-rest-or-cli
+    'src/graphql/schema.ts': "import { route } from '../rest/route';\nexport const schema = route;\n",
+    // rest-not-to-cli
+    'src/rest/route.ts': "import { command } from '../cli/command';\nexport const route = command;\n",
+    'src/cli/command.ts': 'export const command = 1;\n',
+    // db-not-to-upper-layers
+    'src/db/client.ts': "import { principal } from '../auth/principal';\nexport const client = principal;\n",
+    // auth-not-to-surfaces
+    'src/auth/principal.ts': "import { createApp } from '../app';\nexport const principal = createApp;\n",
+    'src/app.ts': 'export const createApp = 1;\n',
+    // src-not-to-test-or-bench
+    'src/leak.ts': "import { helper } from '../test/helper';\nexport const leak = helper;\n",
+    // not-to-dev-dep
+    'src/devDep.ts': "import devOnly from 'dev-only';\nexport const x = devOnly;\n",
+    // not-to-dev-dep-logger: the logger may use pino-pretty only
+    'src/logger.ts': "import devOnly from 'dev-only';\nexport const y = devOnly;\n",
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+}
+
+describe('import direction (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+  test('src has no import cycles and no import against the layering', async () => {
+    const { code, output } = await depcruise(ROOT);
+    // On failure the received value is dependency-cruiser's report, naming each offending import and rule.
+    expect(code === 0 ? '' : `npm run lint:imports would fail (exit ${code}):\n${output}`).toBe('');
+  }, 120_000);
+
+  test('the check fails on a cycle and on every other rule, naming the imports', async () => {
+    const dir = newTempDir('catalog-depcruise-');
+    try {
+      writeViolatingProject(dir);
+      const { code, output } = await depcruise(dir);
+      expect(code).not.toBe(0);
+      expect(output).toMatch(/error no-circular: src\/a\.ts →\s+src\/b\.ts →\s+src\/a\.ts/);
+      for (const line of [
+        'error domain-is-a-leaf: src/domain/mode.ts → src/services/service.ts',
+        'error services-not-to-surfaces: src/services/service.ts → src/graphql/schema.ts',
+        'error graphql-not-to-rest-or-cli: src/graphql/schema.ts → src/rest/route.ts',
+        'error rest-not-to-cli: src/rest/route.ts → src/cli/command.ts',
+        'error db-not-to-upper-layers: src/db/client.ts → src/auth/principal.ts',
+        'error auth-not-to-surfaces: src/auth/principal.ts → src/app.ts',
+        'error src-not-to-test-or-bench: src/leak.ts → test/helper.ts',
+        'error not-to-dev-dep: src/devDep.ts → node_modules/dev-only/index.js',
+        'error not-to-dev-dep-logger: src/logger.ts → node_modules/dev-only/index.js',
+      ]) {
+        expect(output).toContain(line);
+      }
+      // Every rule in the configuration is shown to fire above.
+      const { forbidden } = require(CONFIG) as { forbidden: { name: string }[] };
+      for (const { name } of forbidden) expect(output).toContain(`error ${name}:`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
