@@ -5,10 +5,15 @@ import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX, forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
+import { authenticateDashboard } from './auth/authenticate';
+import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
-import type { Context } from './context';
+import { createContext, type RequestContext } from './context';
 import { db } from './db/client';
+import type { EventSource } from './domain/events';
+import { ANONYMOUS, SYSTEM } from './domain/principal';
+import { schedulePruning } from './events/retention';
+import type { GraphQLContext } from './graphql/builder';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
 import { createLogger } from './logger';
@@ -17,6 +22,7 @@ import { merchantProductRoutes } from './rest/merchant';
 import { sendProblem, toProblem } from './rest/problem';
 import { handleRest } from './rest/handler';
 import { catalogExtrasRoutes } from './rest/catalogExtras';
+import { changeRoutes } from './rest/changes';
 import { imageRoutes } from './rest/images';
 import { watchPartTypes } from './rest/multipart';
 import { handleOAuth, isOAuthPath } from './rest/oauth';
@@ -27,7 +33,7 @@ import { createPublicApi, isPublicApiPath } from './publicApi';
 import { storageFor } from './storage';
 import { serveUpload } from './storage/serve';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -37,6 +43,10 @@ export interface App {
   settle: () => Promise<void>;
   /** Forgets what the process keeps in memory about the database (verified tokens): another process has written to it. */
   forgetCachedState: () => void;
+  /** A context for work no request started (seeding, scheduled jobs): the system acts. */
+  systemContext: () => RequestContext;
+  /** Starts the scheduled jobs (event retention); a listening service calls it once. Returns a stop function. */
+  startJobs: () => () => void;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -48,9 +58,14 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const routes = compileRoutes(schema, restRoutes);
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
   const openapi = JSON.stringify(openApiDocument(restRoutes));
-  const publicApi = createPublicApi(config, log, opts.now ?? (() => new Date()));
+  const now = opts.now ?? (() => new Date());
+  const publicApi = createPublicApi(config, log, now);
 
-  const yoga = createYoga<{ ctx: Context }>({
+  /** The context every request starts from: nobody acts yet; authentication names the principal. */
+  const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
+    createContext({ requestId, source, principal: ANONYMOUS, config, log: reqLog, db: db(), now, baseUrl: req ? baseUrlOf(req, config) : undefined });
+
+  const yoga = createYoga<{ ctx: GraphQLContext }>({
     schema,
     graphqlEndpoint: '/graphql',
     multipart: false, // graphql-upload-minimal streams uploads instead (see handler below)
@@ -72,16 +87,10 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     },
   });
 
-  async function buildContext(req: IncomingMessage, requestId: string, reqLog: Logger): Promise<Context> {
-    const ctx: Context = { requestId, config, log: reqLog, baseUrl: baseUrlOf(req, config), viewer: null, credential: null, mode: null };
-    const auth = req.headers.authorization;
-    if (auth) {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-      if (!m) throw new AppError('invalid_token', 'Authorization must be "Bearer <token>"', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_request"' } });
-      if (m[1].startsWith(DASHBOARD_TOKEN_PREFIX)) ctx.viewer = await authenticateDashboardToken(m[1]);
-      else throw new AppError('invalid_token', 'The bearer token is not a dashboard token', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
-    }
-    return ctx;
+  /** A dashboard request's context: the signed-in user, or nobody. */
+  async function dashboardContext(req: IncomingMessage, requestId: string, reqLog: Logger, source: EventSource): Promise<RequestContext> {
+    const ctx = requestContext(req, requestId, reqLog, source);
+    return { ...ctx, principal: await authenticateDashboard(ctx, req.headers) };
   }
 
   async function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -119,9 +128,9 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         return;
       }
       if (path === '/graphql') {
-        let ctx: Context;
+        let ctx: GraphQLContext;
         try {
-          ctx = await buildContext(req, requestId, reqLog);
+          ctx = await dashboardContext(req, requestId, reqLog, 'dashboard_graphql');
         } catch (err) {
           return graphqlAuthError(res, err);
         }
@@ -135,7 +144,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
           });
         }
         // requestListener writes the response itself; extra arguments become the server context.
-        await (yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: Context }) => Promise<void>)(req, res, { ctx });
+        await (yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: GraphQLContext }) => Promise<void>)(req, res, { ctx });
         // An upload no resolver read (the mutation was refused, say) would stall the connection: discard the rest.
         if (!req.complete) {
           req.unpipe();
@@ -143,15 +152,14 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         }
         return;
       }
-      if (isOAuthPath(path)) return await handleOAuth(req, res, url, { config, requestId, log: reqLog, baseUrl: baseUrlOf(req, config) });
+      if (isOAuthPath(path)) return await handleOAuth(req, res, url, requestContext(req, requestId, reqLog, 'public_api'));
       if (isPublicApiPath(path)) {
         if (publicApi.cors(req, res)) return;
-        const auth = await publicApi.authenticate(req, res, url);
-        const ctx: Context = { requestId, config, log: reqLog, baseUrl: baseUrlOf(req, config), viewer: null, ...auth };
+        const ctx = await publicApi.authenticate(requestContext(req, requestId, reqLog, 'public_api'), req, res, url);
         return await handleRest(schema, routes, req, res, url, ctx);
       }
       if (path.startsWith('/api/')) {
-        const ctx = await buildContext(req, requestId, reqLog);
+        const ctx = await dashboardContext(req, requestId, reqLog, 'merchant_rest');
         return await handleRest(schema, routes, req, res, url, ctx);
       }
       throw new AppError('route_not_found', `No endpoint ${req.method} ${path}`);
@@ -167,7 +175,18 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     }
   }
 
-  return { handler, log, close: () => publicApi.close(), settle: () => publicApi.settle(), forgetCachedState: forgetAllVerifiedTokens };
+  const systemContext = () => ({ ...requestContext(null, randomUUID(), log, 'system'), principal: SYSTEM });
+  const startJobs = () => schedulePruning(db, log, { retentionDays: config.changes.retentionDays, intervalMs: config.changes.pruneIntervalMs, now });
+
+  return {
+    handler,
+    log,
+    close: () => publicApi.close(),
+    settle: () => publicApi.settle(),
+    forgetCachedState: forgetAllVerifiedTokens,
+    systemContext,
+    startJobs,
+  };
 }
 
 function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {

@@ -8,20 +8,42 @@
  * error (unknown command or flag, missing or malformed value), which is
  * reported before the database is opened.
  */
+import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { CommanderError } from 'commander';
+import pino from 'pino';
 import { buildProgram, UsageError } from './cli/command';
 import { commands } from './cli/commands';
 import { loadConfig } from './config';
+import { createContext, type RequestContext } from './context';
 import { closeDatabase, openDatabase } from './db/client';
 import { AppError } from './errors';
 import { isOperational } from './fatal';
 import { camelToSnake } from './naming';
 
-/** The one place the CLI opens and closes the database, around one command. */
-async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
-  await openDatabase(loadConfig().database);
+/** Who runs the CLI: the operating-system user, recorded as the actor of every change a command makes. */
+function operatorName(): string {
   try {
-    return await fn();
+    return userInfo().username || 'operator';
+  } catch {
+    return 'operator';
+  }
+}
+
+/** The one place the CLI opens and closes the database, around one command; the command acts as the operator. */
+async function withDatabase<T>(fn: (ctx: RequestContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    const ctx = createContext({
+      requestId: randomUUID(),
+      source: 'cli',
+      principal: { kind: 'operator', username: operatorName() },
+      config,
+      log: pino({ level: 'silent' }),
+      db: database.prisma,
+    });
+    return await fn(ctx);
   } finally {
     await closeDatabase();
   }
@@ -58,7 +80,7 @@ function report(e: unknown): number {
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram(commands, {
     execute: async (command, flags) => {
-      const result = await withDatabase(() => command.run(flags));
+      const result = await withDatabase((ctx) => command.run(flags, ctx));
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     },
   });

@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   /** How long a verified dashboard token is trusted without a lookup (0: every request looks it up). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** How long the change history keeps events; older ones are deleted by a scheduled job. */
+  CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  /** How often that job runs. */
+  CHANGES_PRUNE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -84,5 +88,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : { kind: 'local' as const, timeoutMs: e.AI_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    changes: { retentionDays: e.CHANGES_RETENTION_DAYS, pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_MS },
   };
 }

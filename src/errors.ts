@@ -28,6 +28,7 @@ export const STATUS_BY_CODE = {
   conflict: 409,
   sku_taken: 409,
   slug_taken: 409,
+  category_in_use: 409,
   product_archived: 409,
   precondition_failed: 412,
   payload_too_large: 413,

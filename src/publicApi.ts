@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { LastUsedRecorder } from './auth/apiKeys';
-import type { PublicCredential } from './auth/credentials';
-import { assertModeMatches, authenticateCredential, credentialFromHeaders, requestedMode } from './auth/publicAuth';
+import { assertModeMatches, authenticatePublicCredential, publicCredentialToken, requestedMode } from './auth/authenticate';
 import type { Config } from './config';
-import type { Mode } from './context';
+import type { RequestContext } from './context';
+import { db } from './db/client';
+import type { Mode } from './domain/access';
 import { AppError } from './errors';
 import { memoryRateLimiter, type RateLimitPolicy, rateLimitHeaders, redisRateLimiter } from './rateLimit';
 
@@ -34,20 +35,21 @@ const PREFLIGHT = {
 export function createPublicApi(config: Config, log: Logger, now: () => Date) {
   const clockMs = () => now().getTime();
   const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, config.rateLimit.redisPrefix, log, clockMs) : memoryRateLimiter(clockMs);
-  const usage = new LastUsedRecorder(log);
+  const usage = new LastUsedRecorder(db, log);
   const policies: Record<Mode, RateLimitPolicy> = {
     live: { name: 'live', ...config.rateLimit.live },
     test: { name: 'test', ...config.rateLimit.test },
   };
 
-  async function authenticate(req: IncomingMessage, res: ServerResponse, url: URL): Promise<{ credential: PublicCredential; mode: Mode }> {
+  /** The request's context with the credential as its principal, confined to the credential's store and mode. */
+  async function authenticate(base: RequestContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<RequestContext> {
     let mode: Mode | null = null;
     try {
-      const token = credentialFromHeaders(req.headers);
+      const token = publicCredentialToken(req.headers);
       mode = requestedMode(req.headers, url.searchParams);
-      const credential = await authenticateCredential(token, now(), { oauthEnabled: config.oauthEnabled });
+      const credential = await authenticatePublicCredential(base, token);
       mode ??= credential.mode;
-      if (credential.kind !== 'oauth') usage.record(credential.id, now());
+      if (credential.kind === 'api_key') usage.record(credential.id, now());
       const policy = policies[credential.mode];
       const decision = await limiter.consume(`${credential.bucket}:${credential.mode}`, policy);
       const { 'Retry-After': retryAfter, ...headers } = rateLimitHeaders(policy, decision);
@@ -60,7 +62,7 @@ export function createPublicApi(config: Config, log: Logger, now: () => Date) {
       }
       assertModeMatches(credential, mode);
       res.setHeader('X-Service-Mode', mode);
-      return { credential, mode };
+      return { ...base, principal: credential, mode, storeId: credential.storeId };
     } catch (err) {
       if (!mode || !(err instanceof AppError)) throw err;
       res.setHeader('X-Service-Mode', mode);

@@ -3,7 +3,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
 import { exitOnFatalError } from './fatal';
-import { seedDemo } from './db/seed';
+import { seedDemo } from './services/demoSeed';
 
 /** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {
@@ -17,7 +17,7 @@ async function main() {
   database.onWriteByOtherProcess(() => app.forgetCachedState());
   if (database.appliedMigrations.length) app.log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   if (config.seedDemo) {
-    const demo = await seedDemo();
+    const demo = await seedDemo(app.systemContext());
     if (demo) printDemo(demo, config.port);
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void app.handler(req, res));
@@ -27,6 +27,7 @@ async function main() {
     console.error(`error: ${config.host}:${config.port} ${reason}`);
     process.exit(1);
   });
+  const stopJobs = app.startJobs();
   server.listen(config.port, config.host, () => {
     app.log.info(
       { port: config.port, database: database.description, ms: Date.now() - started },
@@ -44,6 +45,7 @@ async function main() {
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
+    stopJobs();
     server.close(async () => {
       await app.close();
       await closeDatabase();

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import type { Mode } from '../context';
-import { db } from '../db/client';
-import { AppError, type ErrorCode } from '../errors';
-import type { PublicCredential } from './credentials';
+import type { RequestContext } from '../context';
+import type { PrismaClient } from '../db/client';
+import type { Mode } from '../domain/access';
+import type { ApiKeyPrincipal } from '../domain/principal';
+import { invalidToken } from './challenges';
 import { hasValidChecksum, newCredential, safeEqual, sha256Hex } from './secrets';
 
 export const API_KEY_TYPES = ['system', 'secret', 'publishable'] as const;
@@ -29,39 +30,31 @@ export const redactApiKey = (k: { prefix: string; last4: string }) => `${k.prefi
 
 export const looksLikeApiKey = (token: string) => KEY_PREFIX.test(token);
 
-/** RFC 6750 challenge for the public API; `error` is omitted when no credential was sent at all. */
-export function bearerChallenge(error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope', description?: string, scope?: string): string {
-  const parts = ['realm="public-api"'];
-  if (error) parts.push(`error="${error}"`);
-  // RFC 6750 limits error_description to printable ASCII without quotes or backslashes.
-  if (description) parts.push(`error_description="${description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '')}"`);
-  if (scope) parts.push(`scope="${scope}"`);
-  return `Bearer ${parts.join(', ')}`;
-}
-
-export const credentialError = (code: ErrorCode, message: string) =>
-  new AppError(code, message, { headers: { 'WWW-Authenticate': bearerChallenge('invalid_token', message) } });
+const credentialError = (code: 'invalid_api_key' | 'api_key_revoked' | 'api_key_expired', message: string) => invalidToken('public-api', message, code);
 
 /**
  * Resolves an API key to its credential. The prefix and checksum are checked
  * first, so a mistyped or made-up key never reaches the database.
  */
-export async function authenticateApiKey(key: string, now = new Date()): Promise<PublicCredential> {
+export async function authenticateApiKey(ctx: RequestContext, key: string): Promise<ApiKeyPrincipal> {
+  const now = ctx.now();
   const prefix = KEY_PREFIX.exec(key)?.[0];
   if (!prefix || key.length > MAX_KEY_LENGTH || !hasValidChecksum(key, prefix)) {
     throw credentialError('invalid_api_key', 'The API key is malformed; check it was copied completely');
   }
   const digest = sha256Hex(key);
-  const row = await db().apiKey.findUnique({
+  const row = await ctx.db.apiKey.findUnique({
     where: { tokenHash: digest },
-    select: { id: true, storeId: true, mode: true, type: true, scopes: true, tokenHash: true, expiresAt: true, revokedAt: true },
+    select: { id: true, storeId: true, mode: true, type: true, scopes: true, tokenHash: true, prefix: true, last4: true, expiresAt: true, revokedAt: true },
   });
   // The index lookup is by digest; the explicit constant-time comparison keeps that property independent of the database.
   if (!row || !safeEqual(row.tokenHash, digest)) throw credentialError('invalid_api_key', 'The API key is not valid');
   if (row.revokedAt) throw credentialError('api_key_revoked', 'The API key has been revoked');
   if (row.expiresAt && row.expiresAt <= now) throw credentialError('api_key_expired', 'The API key has expired');
   return {
-    kind: row.type,
+    kind: 'api_key',
+    keyType: row.type,
+    redactedKey: redactApiKey(row),
     id: row.id,
     bucket: `key:${row.id}`,
     storeId: row.storeId,
@@ -83,7 +76,10 @@ export class LastUsedRecorder {
   private readonly lastWrite = new Map<string, number>();
   private readonly pending = new Set<Promise<unknown>>();
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly db: () => PrismaClient,
+    private readonly log: Logger,
+  ) {}
 
   record(keyId: string, now: Date): void {
     const t = now.getTime();
@@ -91,7 +87,7 @@ export class LastUsedRecorder {
     if (prev !== undefined && t - prev < MINUTE) return;
     if (this.lastWrite.size > 10_000) this.prune(t);
     this.lastWrite.set(keyId, t);
-    const write = db()
+    const write = this.db()
       .apiKey.updateMany({
         where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(t - MINUTE) } }] },
         data: { lastUsedAt: now },

@@ -1,7 +1,7 @@
-import type { Mode } from '../context';
+import { type Scope, SCOPES } from '../domain/access';
 
-export const SCOPES = ['public:read', 'products:read', 'products:write', 'payments:read'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { hasScope, type PublicCredential } from '../domain/principal';
+export { type Scope, SCOPES };
 
 /**
  * What each scope lets a credential do today, in the words shown to people granting it (the OAuth
@@ -17,19 +17,3 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 /** "public:read (…); products:read (…)" for descriptions that list the scopes. */
 export const describeScopes = (): string => SCOPES.map((s) => `${s}: ${SCOPE_DESCRIPTIONS[s]}`).join('. ');
-
-/** A public API credential resolved from an API key or an OAuth access token. */
-export interface PublicCredential {
-  kind: 'system' | 'secret' | 'publishable' | 'oauth';
-  /** ApiKey id or OAuthToken id: the audit identity. */
-  id: string;
-  /** What the rate limit counts against: the key, or the OAuth grant (so a refreshed token does not get a fresh bucket). */
-  bucket: string;
-  storeId: string;
-  mode: Mode;
-  scopes: string[];
-}
-
-export function hasScope(credential: PublicCredential | null | undefined, scope: Scope): boolean {
-  return !!credential && credential.scopes.includes(scope);
-}

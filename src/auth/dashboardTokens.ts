@@ -1,24 +1,29 @@
-import { db } from '../db/client';
-import { AppError } from '../errors';
-import type { Viewer } from './permissions';
+import type { RequestContext } from '../context';
+import type { UserPrincipal } from '../domain/principal';
+import { invalidToken } from './challenges';
 import { hasValidChecksum, newCredential, sha256Hex } from './secrets';
+
+type Viewer = UserPrincipal;
 
 export const DASHBOARD_TOKEN_PREFIX = 'svc_dash_';
 
-const invalid = (message: string) =>
-  new AppError('invalid_token', message, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+const invalid = (message: string) => invalidToken('dashboard', message);
 
-/** Issues a dashboard bearer token; the plaintext is returned once and only its SHA-256 is stored. */
-export async function issueDashboardToken(userId: string, opts: { name?: string; expiresAt?: Date } = {}) {
+/**
+ * Issues a dashboard bearer token; the plaintext is returned once and only its
+ * SHA-256 is stored. Sessions are a user's, not a store's: no store history
+ * records them.
+ */
+export async function issueDashboardToken(ctx: RequestContext, userId: string, opts: { name?: string; expiresAt?: Date } = {}) {
   const token = newCredential(DASHBOARD_TOKEN_PREFIX, 32);
-  const row = await db().dashboardToken.create({
+  const row = await ctx.db.dashboardToken.create({
     data: { userId, name: opts.name ?? '', tokenHash: sha256Hex(token), last4: token.slice(-4), expiresAt: opts.expiresAt },
   });
   return { token, id: row.id };
 }
 
-export async function revokeDashboardToken(tokenId: string) {
-  await db().dashboardToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
+export async function revokeDashboardToken(ctx: RequestContext, tokenId: string) {
+  await ctx.db.dashboardToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: ctx.now() } });
   verified.evict((v) => v.tokenId === tokenId);
 }
 
@@ -68,24 +73,25 @@ export function forgetAllVerifiedTokens() {
 }
 
 /** Resolves a bearer token to its viewer (with store memberships) in one query (none while cached), or throws 401 invalid_token. */
-export async function authenticateDashboardToken(token: string, now = new Date()): Promise<Viewer> {
+export async function authenticateDashboardToken(ctx: RequestContext, token: string): Promise<Viewer> {
   if (!hasValidChecksum(token, DASHBOARD_TOKEN_PREFIX)) throw invalid('The bearer token is malformed');
+  const now = ctx.now();
   const hash = sha256Hex(token);
   const cached = verified.get(hash, now.getTime());
   if (cached) return cached;
-  const row = await db().dashboardToken.findUnique({
+  const row = await ctx.db.dashboardToken.findUnique({
     where: { tokenHash: hash },
     select: {
       id: true,
       revokedAt: true,
       expiresAt: true,
-      user: { select: { id: true, email: true, memberships: { select: { storeId: true, role: true, permissions: true } } } },
+      user: { select: { id: true, email: true, name: true, memberships: { select: { storeId: true, role: true, permissions: true } } } },
     },
   });
   if (!row) throw invalid('The bearer token is not valid');
   if (row.revokedAt) throw invalid('The bearer token has been revoked');
   if (row.expiresAt && row.expiresAt <= now) throw invalid('The bearer token has expired');
-  const viewer = { userId: row.user.id, email: row.user.email, tokenId: row.id, memberships: row.user.memberships };
+  const viewer: Viewer = { kind: 'user', userId: row.user.id, email: row.user.email, name: row.user.name, tokenId: row.id, memberships: row.user.memberships };
   verified.set(hash, viewer, now.getTime(), row.expiresAt);
   return viewer;
 }

@@ -1,5 +1,5 @@
 import { API_KEY_TYPES } from '../auth/apiKeys';
-import { SCOPES } from '../auth/credentials';
+import { SCOPES } from '../domain/access';
 import { createApiKey, DEFAULT_ROLL_OVERLAP_SECONDS, listApiKeys, MAX_ROLL_OVERLAP_SECONDS, revokeApiKey, rollApiKey } from '../services/apiKeys';
 import { findStore } from '../services/stores';
 import { type CliCommand, choiceFlag, dateFlag, defineCommand, listFlag, requiredFlag, wholeNumberFlag } from './command';
@@ -23,9 +23,9 @@ export const apiKeyCommands: CliCommand[] = [
       dateFlag('--expires-at <date>', 'ISO 8601 date or time after which the key stops working (default: never)'),
     ],
     examples: ["npm run cli -- key create --store \"Ana's\" --type secret --mode test --name backend --scopes products:read,products:write"],
-    run: async (f) => {
-      const store = await findStore(f.store);
-      const { apiKey, secret } = await createApiKey(store.id, { name: f.name, type: f.type, mode: f.mode, scopes: f.scopes?.length ? f.scopes : undefined, expiresAt: f.expiresAt }, null);
+    run: async (f, ctx) => {
+      const store = await findStore(ctx, f.store);
+      const { apiKey, secret } = await createApiKey(ctx, store.id, { name: f.name, type: f.type, mode: f.mode, scopes: f.scopes?.length ? f.scopes : undefined, expiresAt: f.expiresAt });
       return { ...apiKeyView(apiKey), secret, note: SHOWN_ONCE };
     },
   }),
@@ -34,7 +34,7 @@ export const apiKeyCommands: CliCommand[] = [
     description: "List a store's API keys (redacted: prefix and last four characters), revoked and expired ones included.",
     options: [requiredFlag('--store <store>', STORE_REF), choiceFlag('--mode <mode>', 'only keys of this mode', MODES)],
     examples: ["npm run cli -- key list --store \"Ana's\" --mode test"],
-    run: async (f) => (await listApiKeys((await findStore(f.store)).id, { mode: f.mode })).map(apiKeyView),
+    run: async (f, ctx) => (await listApiKeys(ctx, (await findStore(ctx, f.store)).id, { mode: f.mode })).map(apiKeyView),
   }),
   defineCommand<{ store: string; key: string; expiresInSeconds?: number }>({
     name: 'key roll',
@@ -46,9 +46,9 @@ export const apiKeyCommands: CliCommand[] = [
       wholeNumberFlag('--expires-in-seconds <seconds>', `how long the old key keeps working (default ${DEFAULT_ROLL_OVERLAP_SECONDS})`, 0, MAX_ROLL_OVERLAP_SECONDS),
     ],
     examples: ["npm run cli -- key roll --store \"Ana's\" --key 5d0c8f0e-2a8b-4b9e-8c1e-6f3a2b1c0d9e --expires-in-seconds 3600"],
-    run: async (f) => {
-      const store = await findStore(f.store);
-      const r = await rollApiKey(store.id, f.key, { expiresInSeconds: f.expiresInSeconds }, null);
+    run: async (f, ctx) => {
+      const store = await findStore(ctx, f.store);
+      const r = await rollApiKey(ctx, store.id, f.key, { expiresInSeconds: f.expiresInSeconds });
       return { ...apiKeyView(r.apiKey), secret: r.secret, note: SHOWN_ONCE, previous: apiKeyView(r.previous) };
     },
   }),
@@ -57,6 +57,6 @@ export const apiKeyCommands: CliCommand[] = [
     description: 'Revoke a key at once. Idempotent: revoking a revoked key prints it unchanged.',
     options: [requiredFlag('--store <store>', STORE_REF), requiredFlag('--key <key id>', KEY_ID)],
     examples: ["npm run cli -- key revoke --store \"Ana's\" --key 5d0c8f0e-2a8b-4b9e-8c1e-6f3a2b1c0d9e"],
-    run: async (f) => apiKeyView(await revokeApiKey((await findStore(f.store)).id, f.key)),
+    run: async (f, ctx) => apiKeyView(await revokeApiKey(ctx, (await findStore(ctx, f.store)).id, f.key)),
   }),
 ];

@@ -5,6 +5,7 @@
  * the database.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { RequestContext } from '../context';
 
 export const CLI_NAME = 'npm run cli --';
 
@@ -20,12 +21,12 @@ export interface CliCommand {
   examples: string[];
   /** Rules between flags, checked before the database is opened; throws UsageError. */
   check?: (flags: any) => void;
-  /** Flags arrive camelCased (`--redirect-uris` → `redirectUris`); the result is printed as JSON. */
-  run: (flags: any) => Promise<unknown>;
+  /** Flags arrive camelCased (`--redirect-uris` → `redirectUris`); the result is printed as JSON. The operator acts (`ctx`). */
+  run: (flags: any, ctx: RequestContext) => Promise<unknown>;
 }
 
 /** Typed at the definition, erased in the list. */
-export const defineCommand = <F>(c: Omit<CliCommand, 'check' | 'run'> & { check?: (flags: F) => void; run: (flags: F) => Promise<unknown> }): CliCommand => c;
+export const defineCommand = <F>(c: Omit<CliCommand, 'check' | 'run'> & { check?: (flags: F) => void; run: (flags: F, ctx: RequestContext) => Promise<unknown> }): CliCommand => c;
 
 export const GROUPS: Record<string, string> = {
   user: 'Dashboard users',
@@ -35,6 +36,7 @@ export const GROUPS: Record<string, string> = {
   token: 'Dashboard bearer tokens',
   key: "A store's public API keys",
   'oauth-app': 'OAuth apps',
+  changes: "A store's change history",
 };
 
 // Flag helpers: the value placeholder in `flags` ("--email <email>") is what help shows.

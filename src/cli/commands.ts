@@ -1,8 +1,9 @@
 import { apiKeyCommands } from './apiKeys';
+import { changeCommands } from './changes';
 import type { CliCommand } from './command';
 import { oauthCommands } from './oauth';
 import { storeCommands } from './stores';
 import { tokenCommands, userCommands } from './users';
 
 /** Every CLI command, in the order help lists them. */
-export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands];
+export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands];

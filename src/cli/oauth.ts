@@ -1,4 +1,4 @@
-import { SCOPES } from '../auth/credentials';
+import { SCOPES } from '../domain/access';
 import { createOAuthApp, listOAuthApps, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
 import { findUser } from '../services/stores';
 import { type CliCommand, defineCommand, exactlyOne, listFlag, optionalFlag, requiredFlag } from './command';
@@ -22,9 +22,9 @@ export const oauthCommands: CliCommand[] = [
       listFlag('--scopes <list>', `comma-separated scopes the app may ask for, any of ${SCOPES.join(', ')}`).makeOptionMandatory(),
     ],
     examples: ['npm run cli -- oauth-app create --owner ana@example.com --name "Ana\'s sync" --redirect-uris https://sync.example.com/callback --scopes public:read,products:read'],
-    run: async (f) => {
-      const { app, clientSecret } = await createOAuthApp({
-        ownerId: (await findUser(f.owner)).id,
+    run: async (f, ctx) => {
+      const { app, clientSecret } = await createOAuthApp(ctx, {
+        ownerId: (await findUser(ctx, f.owner)).id,
         name: f.name,
         redirectUris: f.redirectUris,
         allowedScopes: f.scopes,
@@ -37,7 +37,7 @@ export const oauthCommands: CliCommand[] = [
     description: 'List OAuth apps, oldest first (never their secrets).',
     options: [optionalFlag('--owner <user>', "only this user's apps: a user id or email")],
     examples: ['npm run cli -- oauth-app list --owner ana@example.com'],
-    run: async (f) => (await listOAuthApps(f.owner === undefined ? undefined : (await findUser(f.owner)).id)).map(oauthAppView),
+    run: async (f, ctx) => (await listOAuthApps(ctx, f.owner === undefined ? undefined : (await findUser(ctx, f.owner)).id)).map(oauthAppView),
   }),
   defineCommand<AppRef>({
     name: 'oauth-app suspend',
@@ -45,7 +45,7 @@ export const oauthCommands: CliCommand[] = [
     options: appRefOptions(),
     examples: ['npm run cli -- oauth-app suspend --client-id svc_oci_3xY0nQk4bV9rT2mL8pZ1wD4kR7q2'],
     check: checkAppRef,
-    run: async (f) => oauthAppView(await setOAuthAppStatus(appRef(f), 'suspended')),
+    run: async (f, ctx) => oauthAppView(await setOAuthAppStatus(ctx, appRef(f), 'suspended')),
   }),
   defineCommand<AppRef>({
     name: 'oauth-app activate',
@@ -53,7 +53,7 @@ export const oauthCommands: CliCommand[] = [
     options: appRefOptions(),
     examples: ['npm run cli -- oauth-app activate --client-id svc_oci_3xY0nQk4bV9rT2mL8pZ1wD4kR7q2'],
     check: checkAppRef,
-    run: async (f) => oauthAppView(await setOAuthAppStatus(appRef(f), 'active')),
+    run: async (f, ctx) => oauthAppView(await setOAuthAppStatus(ctx, appRef(f), 'active')),
   }),
   defineCommand<AppRef>({
     name: 'oauth-app rotate-secret',
@@ -61,8 +61,8 @@ export const oauthCommands: CliCommand[] = [
     options: appRefOptions(),
     examples: ['npm run cli -- oauth-app rotate-secret --client-id svc_oci_3xY0nQk4bV9rT2mL8pZ1wD4kR7q2'],
     check: checkAppRef,
-    run: async (f) => {
-      const { app, clientSecret } = await rotateOAuthAppSecret(appRef(f));
+    run: async (f, ctx) => {
+      const { app, clientSecret } = await rotateOAuthAppSecret(ctx, appRef(f));
       return { ...oauthAppView(app), client_secret: clientSecret, note: SHOWN_ONCE };
     },
   }),

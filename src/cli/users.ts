@@ -15,14 +15,14 @@ export const userCommands: CliCommand[] = [
       optionalFlag('--password <password>', 'password for the login mutation (8-1024 characters)'),
     ],
     examples: [`npm run cli -- user create --email ana@example.com --name Ana --password 'a long password'`],
-    run: async (f) => userView(await createUser({ email: f.email, name: f.name, password: f.password })),
+    run: async (f, ctx) => userView(await createUser(ctx, { email: f.email, name: f.name, password: f.password })),
   }),
   defineCommand<Record<string, never>>({
     name: 'user list',
     description: 'List every user, oldest first.',
     options: [],
     examples: ['npm run cli -- user list'],
-    run: async () => (await listUsers()).map(userView),
+    run: async (_f, ctx) => (await listUsers(ctx)).map(userView),
   }),
 ];
 
@@ -36,10 +36,10 @@ export const tokenCommands: CliCommand[] = [
       wholeNumberFlag('--expires-in-days <days>', 'the token stops working after this many days (default: never)', 1, 3650),
     ],
     examples: ['npm run cli -- token issue --user bo@example.com --name laptop --expires-in-days 30'],
-    run: async (f) => {
-      const user = await findUser(f.user);
-      const expiresAt = f.expiresInDays === undefined ? undefined : new Date(Date.now() + f.expiresInDays * 86_400_000);
-      const { token, record } = await createDashboardToken({ userId: user.id, name: f.name, expiresAt });
+    run: async (f, ctx) => {
+      const user = await findUser(ctx, f.user);
+      const expiresAt = f.expiresInDays === undefined ? undefined : new Date(ctx.now().getTime() + f.expiresInDays * 86_400_000);
+      const { token, record } = await createDashboardToken(ctx, { userId: user.id, name: f.name, expiresAt });
       return { ...dashboardTokenView(record), token, note: SHOWN_ONCE };
     },
   }),
@@ -48,7 +48,7 @@ export const tokenCommands: CliCommand[] = [
     description: "List a user's dashboard tokens, newest first, revoked and expired ones included (redacted: only the last four characters).",
     options: [requiredFlag('--user <user>', USER_REF)],
     examples: ['npm run cli -- token list --user bo@example.com'],
-    run: async (f) => (await listDashboardTokens((await findUser(f.user)).id)).map(dashboardTokenView),
+    run: async (f, ctx) => (await listDashboardTokens(ctx, (await findUser(ctx, f.user)).id)).map(dashboardTokenView),
   }),
   defineCommand<{ id?: string; token?: string }>({
     name: 'token revoke',
@@ -57,6 +57,6 @@ export const tokenCommands: CliCommand[] = [
     options: [optionalFlag('--id <token id>', 'the token id printed by "token issue" or "token list"'), optionalFlag('--token <token>', 'the token itself (svc_dash_…)')],
     examples: ['npm run cli -- token revoke --id 0b6f1a52-3c1e-4d8e-9a57-2f1c9d0e4b7a', 'npm run cli -- token revoke --token "$TOKEN"'],
     check: (f) => exactlyOne(f, 'id', 'token'),
-    run: async (f) => dashboardTokenView(await revokeDashboardTokenBy(f.id !== undefined ? { id: f.id } : { token: f.token! })),
+    run: async (f, ctx) => dashboardTokenView(await revokeDashboardTokenBy(ctx, f.id !== undefined ? { id: f.id } : { token: f.token! })),
   }),
 ];

@@ -67,7 +67,7 @@ builder.queryField('apiKeys', (t) =>
     description: "The store's API keys, newest first, including revoked and expired ones. Needs manage_api_keys.",
     args: { storeId: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode }) },
     authScopes: (_root, args) => manageApiKeys(args.storeId),
-    resolve: (query, _root, args) => apiKeys.listApiKeys(args.storeId, { mode: args.mode ?? undefined }, query),
+    resolve: (query, _root, args, ctx) => apiKeys.listApiKeys(ctx, args.storeId, { mode: args.mode ?? undefined }, query),
   }),
 );
 
@@ -78,20 +78,20 @@ builder.mutationFields((t) => ({
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyCreateInput, required: true }) },
     authScopes: (_root, args) => manageApiKeys(args.storeId),
     resolve: (_root, { storeId, input }, ctx) =>
-      apiKeys.createApiKey(storeId, { ...input, scopes: input.scopes ?? undefined, expiresAt: input.expiresAt ?? undefined }, ctx.viewer!.userId),
+      apiKeys.createApiKey(ctx, storeId, { ...input, scopes: input.scopes ?? undefined, expiresAt: input.expiresAt ?? undefined }),
   }),
   rollApiKey: t.field({
     type: ApiKeyRollPayload,
     description: 'Issues a replacement key now; the old key keeps working for expiresInSeconds (0 to 604800 = 7 days, default 86400). Needs manage_api_keys.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), expiresInSeconds: t.arg.int() },
     authScopes: (_root, args) => manageApiKeys(args.storeId),
-    resolve: (_root, args, ctx) => apiKeys.rollApiKey(args.storeId, args.id, { expiresInSeconds: args.expiresInSeconds ?? undefined }, ctx.viewer!.userId),
+    resolve: (_root, args, ctx) => apiKeys.rollApiKey(ctx, args.storeId, args.id, { expiresInSeconds: args.expiresInSeconds ?? undefined }),
   }),
   revokeApiKey: t.field({
     type: ApiKey,
     description: 'Revokes a key with immediate effect. Needs manage_api_keys.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageApiKeys(args.storeId),
-    resolve: (_root, args) => apiKeys.revokeApiKey(args.storeId, args.id),
+    resolve: (_root, args, ctx) => apiKeys.revokeApiKey(ctx, args.storeId, args.id),
   }),
 }));

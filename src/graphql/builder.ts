@@ -4,12 +4,12 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
-import { bearerChallenge } from '../auth/apiKeys';
-import { hasScope, type Scope, SCOPES } from '../auth/credentials';
-import { hasStorePermission, type Permission } from '../auth/permissions';
-import type { Context } from '../context';
+import { accessDenied } from '../auth/access';
+import type { RequestContext } from '../context';
 import { db } from '../db/client';
-import { AppError } from '../errors';
+import type { Permission, Scope } from '../domain/access';
+import { credentialOf, hasScope, hasStorePermission, userOf } from '../domain/principal';
+import type { PartTypes } from '../rest/multipart';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 
@@ -18,8 +18,13 @@ export interface StorePermissionScope {
   permission: Permission;
 }
 
+/** The request context, plus what only a GraphQL multipart request knows: the Content-Type each file part was sent with. */
+export interface GraphQLContext extends RequestContext {
+  uploadPartTypes?: PartTypes;
+}
+
 export const builder = new SchemaBuilder<{
-  Context: Context;
+  Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
   AuthScopes: { authenticated: boolean; storePermission: StorePermissionScope; apiScope: Scope };
   Scalars: {
@@ -42,25 +47,16 @@ export const builder = new SchemaBuilder<{
   relay: { clientMutationId: 'omit', cursorType: 'String' },
   scopeAuth: {
     treatErrorsAsUnauthorized: false,
-    authScopes: (ctx) => ({
-      authenticated: !!ctx.viewer,
-      storePermission: ({ storeId, permission }) => hasStorePermission(ctx.viewer, storeId, permission),
-      apiScope: (scope) => hasScope(ctx.credential, scope),
-    }),
-    unauthorizedError: (_parent, ctx, _info, result) => {
-      if (ctx.viewer) return new AppError('forbidden', 'You do not have permission to perform this action');
-      if (ctx.credential) {
-        const failed = apiScopesOf(result.failure);
-        const scopes = SCOPES.filter((s) => failed.includes(s));
-        return new AppError('insufficient_scope', `This credential lacks the required scope: ${scopes.join(' or ') || result.message}`, {
-          details: { required_scope: scopes[0], required_scopes: scopes },
-          headers: { 'WWW-Authenticate': bearerChallenge('insufficient_scope', undefined, scopes.join(' ')) },
-        });
-      }
-      return new AppError('unauthenticated', 'Authentication required: send Authorization: Bearer <token>', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
+    authScopes: (ctx) => {
+      const viewer = userOf(ctx.principal);
+      const credential = credentialOf(ctx.principal);
+      return {
+        authenticated: !!viewer,
+        storePermission: ({ storeId, permission }) => hasStorePermission(viewer, storeId, permission),
+        apiScope: (scope) => hasScope(credential, scope),
+      };
     },
+    unauthorizedError: (_parent, ctx, _info, result) => accessDenied(ctx.principal, apiScopesOf(result.failure)),
   },
 });
 

@@ -34,7 +34,7 @@ builder.mutationField('generateProductDescription', (t) =>
     authScopes: (_root, args) => manageProducts(args.storeId),
     resolve: (_root, args, ctx) => {
       const input = Object.fromEntries(Object.entries(args.input).filter(([, v]) => v != null));
-      return generateDescription(args.storeId, input, ctx.config.ai);
+      return generateDescription(ctx, args.storeId, input);
     },
   }),
 );

@@ -1,20 +1,18 @@
 import type { FileUpload } from 'graphql-upload-minimal';
-import type { Context } from '../context';
 import * as images from '../services/images';
-import { builder } from './builder';
+import { builder, type GraphQLContext } from './builder';
+import { manageProducts } from './products';
 
 /**
  * The upload with the Content-Type its part was sent with: graphql-upload-minimal (busboy) reports a
  * part without one as text/plain, which the image rule would refuse. An upload the REST layer built
  * already carries the type as sent.
  */
-async function asSent(file: Promise<FileUpload>, ctx: Context): Promise<images.UploadedFile> {
+async function asSent(file: Promise<FileUpload>, ctx: GraphQLContext): Promise<images.UploadedFile> {
   const upload = await file;
   if (!ctx.uploadPartTypes) return upload;
   return { ...upload, mimetype: ctx.uploadPartTypes.fileType(upload.fieldName, upload.mimetype) };
 }
-
-const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
 
 builder.prismaObject('ProductImage', {
   description: 'An uploaded product image, re-encoded (no EXIF/GPS) and stored under its SHA-256.',
@@ -53,6 +51,20 @@ builder.mutationFields((t) => ({
       alt: t.arg.string(),
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => images.uploadProductImage(ctx.config, { ...args, file: asSent(args.file, ctx) }, query),
+    resolve: (query, _root, args, ctx) => images.uploadProductImage(ctx, { ...args, file: asSent(args.file, ctx) }, query),
   }),
 }));
+
+const RemovedProductImage = builder.simpleObject('RemovedProductImage', {
+  fields: (t) => ({ id: t.id(), productId: t.id() }),
+});
+
+builder.mutationField('removeProductImage', (t) =>
+  t.field({
+    type: RemovedProductImage,
+    description: "Takes an image off its product (a new product version). The stored file stays: other images may share its content.",
+    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (_root, args, ctx) => images.removeProductImage(ctx, args.storeId, args.productId, args.id),
+  }),
+);

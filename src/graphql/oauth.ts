@@ -1,12 +1,15 @@
 import { describeScopes } from '../auth/credentials';
-import { db } from '../db/client';
+import { userOf } from '../domain/principal';
 import { revokeStoreGrant } from '../services/oauth';
 import { createOAuthApp, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
 import { ServiceMode } from './apiKeys';
-import { builder } from './builder';
+import { builder, type GraphQLContext } from './builder';
 
 // Any signed-in dashboard user may register OAuth apps; each app is managed only by the user who created it.
 // A store's connections to apps (grants) are managed by its owner and members with manage_oauth_apps.
+
+/** The signed-in user's id; the fields using it require `authenticated`, so there is one. */
+const signedIn = (ctx: GraphQLContext) => userOf(ctx.principal)!.userId;
 
 const manageOAuthApps = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_oauth_apps' as const } });
 
@@ -47,7 +50,7 @@ builder.queryField('oauthApps', (t) =>
     type: ['OAuthApp'],
     description: 'The OAuth apps the signed-in user registered.',
     authScopes: { authenticated: true },
-    resolve: (query, _root, _args, ctx) => db().oAuthApp.findMany({ ...query, where: { ownerId: ctx.viewer!.userId }, orderBy: { createdAt: 'asc' } }),
+    resolve: (query, _root, _args, ctx) => ctx.db.oAuthApp.findMany({ ...query, where: { ownerId: signedIn(ctx) }, orderBy: { createdAt: 'asc' } }),
   }),
 );
 
@@ -57,28 +60,28 @@ builder.mutationFields((t) => ({
     description: 'Registers an OAuth app owned by the signed-in user; returns its client secret once.',
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: OAuthAppCreateInput, required: true }) },
-    resolve: (_root, { input }, ctx) => createOAuthApp({ ...input, ownerId: ctx.viewer!.userId }),
+    resolve: (_root, { input }, ctx) => createOAuthApp(ctx, { ...input, ownerId: signedIn(ctx) }),
   }),
   rotateOAuthAppSecret: t.field({
     type: OAuthAppWithSecret,
     description: 'Issues a new client secret; the old one stops working at once.',
     authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => rotateOAuthAppSecret({ id }, ctx.viewer!.userId),
+    resolve: (_root, { id }, ctx) => rotateOAuthAppSecret(ctx, { id }, signedIn(ctx)),
   }),
   suspendOAuthApp: t.field({
     type: OAuthApp,
     description: 'Suspends the app: its tokens answer 403 app_suspended and it cannot obtain new ones until reactivated.',
     authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => setOAuthAppStatus({ id }, 'suspended', ctx.viewer!.userId),
+    resolve: (_root, { id }, ctx) => setOAuthAppStatus(ctx, { id }, 'suspended', signedIn(ctx)),
   }),
   activateOAuthApp: t.field({
     type: OAuthApp,
     description: 'Reactivates a suspended app; grants and unexpired tokens work again.',
     authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => setOAuthAppStatus({ id }, 'active', ctx.viewer!.userId),
+    resolve: (_root, { id }, ctx) => setOAuthAppStatus(ctx, { id }, 'active', signedIn(ctx)),
   }),
 }));
 
@@ -101,7 +104,7 @@ builder.queryField('oauthGrants', (t) =>
     description: "The store's OAuth grants, newest first, revoked ones included. Needs manage_oauth_apps.",
     args: { storeId: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageOAuthApps(args.storeId),
-    resolve: (query, _root, args) => db().oAuthGrant.findMany({ ...query, where: { storeId: args.storeId }, orderBy: { createdAt: 'desc' } }),
+    resolve: (query, _root, args, ctx) => ctx.db.oAuthGrant.findMany({ ...query, where: { storeId: args.storeId }, orderBy: { createdAt: 'desc' } }),
   }),
 );
 
@@ -111,9 +114,9 @@ builder.mutationField('revokeOAuthGrant', (t) =>
     description: "Disconnects an app from the store: the grant's access and refresh tokens stop working at once. Needs manage_oauth_apps.",
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageOAuthApps(args.storeId),
-    resolve: async (query, _root, args) => {
-      const { id } = await revokeStoreGrant(args.storeId, args.id);
-      return db().oAuthGrant.findUniqueOrThrow({ ...query, where: { id } });
+    resolve: async (query, _root, args, ctx) => {
+      const { id } = await revokeStoreGrant(ctx, args.storeId, args.id);
+      return ctx.db.oAuthGrant.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 );

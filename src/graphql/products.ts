@@ -1,6 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../context';
+import type { GraphQLContext } from './builder';
 import * as products from '../services/products';
 import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { builder } from './builder';
@@ -76,14 +76,14 @@ const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement
   fields: (t) => ({
     items: t.field({
       type: [Product],
-      resolve: (page, _args, ctx, info) => productsByIds(page.ids, productQuery(ctx, info)),
+      resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, productQuery(ctx, info)),
     }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
   }),
 });
 
 /** The Prisma include/select for the Product selection at the current field, so a page loads in one statement. */
-function productQuery(ctx: Context, info: GraphQLResolveInfo, path?: string[]) {
+function productQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, path?: string[]) {
   const q = queryFromInfo({ context: ctx, info, typeName: 'Product', path }) as { select?: Record<string, unknown>; include?: Record<string, unknown> };
   return q.select ? { select: { ...q.select, id: true } } : q;
 }
@@ -100,8 +100,8 @@ builder.queryFields((t) => ({
       sort: t.arg({ type: ProductSort }),
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: async (_root, args) => {
-      const r = await listProductIds(args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+    resolve: async (_root, args, ctx) => {
+      const r = await listProductIds(ctx, args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
     },
   }),
@@ -115,8 +115,8 @@ builder.queryFields((t) => ({
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
     resolve: async (_root, args, ctx, info) => {
-      const r = await listProductIdsAfter(args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
-      const rows = await productsByIds(r.ids, productQuery(ctx, info, ['edges', 'node']));
+      const r = await listProductIdsAfter(ctx, args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
+      const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
       return {
         edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
         pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
@@ -127,7 +127,7 @@ builder.queryFields((t) => ({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => products.getProduct(args.storeId, args.id, query),
+    resolve: (query, _root, args, ctx) => products.getProduct(ctx, args.storeId, args.id, query),
   }),
 }));
 
@@ -178,7 +178,7 @@ builder.mutationFields((t) => ({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => products.createProduct(args.storeId, defined(args.input), query),
+    resolve: (query, _root, args, ctx) => products.createProduct(ctx, args.storeId, defined(args.input), query),
   }),
   updateProduct: t.prismaField({
     type: 'Product',
@@ -192,24 +192,24 @@ builder.mutationFields((t) => ({
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
-    resolve: (query, _root, args) => products.updateProduct(args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
+    resolve: (query, _root, args, ctx) => products.updateProduct(ctx, args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (_root, args) => products.deleteProduct(args.storeId, args.id),
+    resolve: (_root, args, ctx) => products.deleteProduct(ctx, args.storeId, args.id),
   }),
   publishProduct: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => products.publishProduct(args.storeId, args.id, query),
+    resolve: (query, _root, args, ctx) => products.publishProduct(ctx, args.storeId, args.id, query),
   }),
   unpublishProduct: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => products.unpublishProduct(args.storeId, args.id, query),
+    resolve: (query, _root, args, ctx) => products.unpublishProduct(ctx, args.storeId, args.id, query),
   }),
 }));

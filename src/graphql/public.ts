@@ -1,10 +1,9 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Scope } from '../auth/credentials';
-import type { Context } from '../context';
+import type { Scope } from '../domain/access';
 import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
-import { builder } from './builder';
+import { builder, type GraphQLContext } from './builder';
 import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /**
@@ -66,14 +65,14 @@ interface PublicProductPageShape {
   meta: PageMetaShape;
 }
 
-function publicProductQuery(ctx: Context, info: GraphQLResolveInfo) {
+function publicProductQuery(ctx: GraphQLContext, info: GraphQLResolveInfo) {
   const q = queryFromInfo({ context: ctx, info, typeName: 'PublicProduct' }) as { select?: Record<string, unknown>; include?: Record<string, unknown> };
   return q.select ? { select: { ...q.select, id: true } } : q;
 }
 
 const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProductPage').implement({
   fields: (t) => ({
-    items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(page.ids, publicProductQuery(ctx, info)) }),
+    items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, publicProductQuery(ctx, info)) }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
   }),
 });
@@ -93,7 +92,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const f = args.filter;
       const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined };
-      const r = await listPublicProducts(ctx.credential!.storeId, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+      const r = await listPublicProducts(ctx, ctx.storeId!, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
       return { ids: r.ids, meta: pageMeta(r) };
     },
   }),
@@ -102,6 +101,6 @@ builder.queryFields((t) => ({
     description: "One active product of the credential's store. Public API; needs public:read or products:read.",
     args: { id: t.arg.id({ required: true }) },
     authScopes: readCatalog,
-    resolve: (query, _root, args, ctx) => getPublicProduct(ctx.credential!.storeId, args.id, query),
+    resolve: (query, _root, args, ctx) => getPublicProduct(ctx, ctx.storeId!, args.id, query),
   }),
 }));

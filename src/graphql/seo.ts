@@ -34,6 +34,6 @@ builder.mutationField('setProductSeo', (t) =>
     description: "Sets (replaces) a product's SEO record.",
     args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), input: t.arg({ type: SeoInput, required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => setSeo(args.storeId, args.productId, args.input, query),
+    resolve: (query, _root, args, ctx) => setSeo(ctx, args.storeId, args.productId, args.input, query),
   }),
 );

@@ -1,4 +1,4 @@
-import { db } from '../db/client';
+import { userOf } from '../domain/principal';
 import { login } from '../services/stores';
 import { builder, nothingToLoad } from './builder';
 
@@ -42,8 +42,10 @@ builder.queryField('viewer', (t) =>
     type: 'User',
     nullable: true,
     description: 'The dashboard user the bearer token belongs to; null without a token.',
-    resolve: (query, _root, _args, ctx) =>
-      ctx.viewer ? db().user.findUnique({ ...query, where: { id: ctx.viewer.userId } }) : nothingToLoad(query, null),
+    resolve: (query, _root, _args, ctx) => {
+      const viewer = userOf(ctx.principal);
+      return viewer ? ctx.db.user.findUnique({ ...query, where: { id: viewer.userId } }) : nothingToLoad(query, null);
+    },
   }),
 );
 
@@ -56,8 +58,8 @@ builder.mutationField('login', (t) =>
     type: LoginPayload,
     description: 'Exchanges email and password for a dashboard bearer token.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: async (_root, args) => {
-      const { token, user } = await login(args.email, args.password);
+    resolve: async (_root, args, ctx) => {
+      const { token, user } = await login(ctx, args.email, args.password);
       return { token, userId: user.id };
     },
   }),

@@ -40,7 +40,7 @@ builder.queryField('productVariants', (t) =>
     description: 'The variants of a product, ordered by position.',
     args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }) },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => listVariants(args.storeId, args.productId, query),
+    resolve: (query, _root, args, ctx) => listVariants(ctx, args.storeId, args.productId, query),
   }),
 );
 
@@ -54,6 +54,6 @@ builder.mutationField('replaceProductVariants', (t) =>
       variants: t.arg({ type: [VariantInput], required: true }),
     },
     authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args) => replaceVariants(args.storeId, args.productId, args.variants.map(defined), query),
+    resolve: (query, _root, args, ctx) => replaceVariants(ctx, args.storeId, args.productId, args.variants.map(defined), query),
   }),
 );

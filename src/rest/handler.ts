@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, type GraphQLSchema } from 'graphql';
-import type { Context } from '../context';
+import type { RequestContext } from '../context';
 import { AppError } from '../errors';
 import { readJsonBody } from './body';
 import { RestInputError, sendProblem, toProblem } from './problem';
@@ -19,7 +19,7 @@ export async function handleRest(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  ctx: Context,
+  ctx: RequestContext,
 ): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const match = matchRoute(routes, method, url.pathname);
@@ -48,7 +48,7 @@ export async function handleRest(
     const problem = toProblem(err instanceof ExecutionErrors ? err.errors[0] : err);
     if (problem.status >= 500) ctx.log.error({ err }, 'request failed');
     // Public API bodies always say which mode served them, errors included.
-    if (ctx.mode) problem.extra = { ...problem.extra, livemode: ctx.mode === 'live' };
+    if (ctx.source === 'public_api') problem.extra = { ...problem.extra, livemode: ctx.mode === 'live' };
     sendProblem(res, problem, ctx.requestId);
     // The rest of an unread upload is not worth receiving once we have answered.
     if (!req.complete) req.resume();

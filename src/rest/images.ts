@@ -1,6 +1,5 @@
 import { Upload } from 'graphql-upload-minimal';
-import { hasStorePermission } from '../auth/permissions';
-import type { Context } from '../context';
+import { requireStorePermission } from '../auth/access';
 import { AppError } from '../errors';
 import { isMultipart, readMultipartForm, type SpooledFile } from './multipart';
 import type { RestRoute } from './routes';
@@ -8,17 +7,6 @@ import type { RestRoute } from './routes';
 const BASE = '/api/v1/merchant/stores/:storeId';
 
 export const IMAGE_FIELDS = 'id url width height mime_type: mimeType size_bytes: sizeBytes sha256 alt product_id: productId position created_at: createdAt';
-
-/**
- * The mutation checks permission too; this runs before the body is read so an
- * unauthorised client cannot make the server receive and spool an upload.
- */
-function requireManageProducts(ctx: Context, storeId: string) {
-  if (!ctx.viewer) {
-    throw new AppError('unauthenticated', 'Authentication required: send Authorization: Bearer <token>', { headers: { 'WWW-Authenticate': 'Bearer' } });
-  }
-  if (!hasStorePermission(ctx.viewer, storeId, 'manage_products')) throw new AppError('forbidden', 'You do not have permission to perform this action');
-}
 
 /** The Upload value the GraphQL `Upload` scalar accepts, for a file the REST layer has already received. */
 function uploadOf(file: SpooledFile): Upload {
@@ -42,7 +30,8 @@ export const imageRoutes: RestRoute[] = [
         uploadProductImage(storeId: $storeId, file: $file, productId: $productId, alt: $alt) { ${IMAGE_FIELDS} }
       }`,
     variables: async ({ req, params, ctx }) => {
-      requireManageProducts(ctx, params.storeId);
+      // The mutation checks too; checking before the body is read keeps an unauthorised client from making the server spool an upload.
+      requireStorePermission(ctx, params.storeId, 'manage_products');
       if (!isMultipart(req)) throw new AppError('unsupported_media_type', 'Send the image as multipart/form-data with a file field "image"');
       const form = await readMultipartForm(req, { fileFields: ['image', 'file'], maxFileBytes: ctx.config.upload.maxBytes, tmpDir: ctx.config.tmpDir });
       const { file, fields } = form;
@@ -109,5 +98,18 @@ export const imageRoutes: RestRoute[] = [
         },
       },
     },
+  },
+  {
+    method: 'DELETE',
+    path: `${BASE}/products/:productId/images/:imageId`,
+    operationId: 'removeProductImage',
+    summary: "Take an image off its product (the product's version moves on)",
+    auth: 'dashboard',
+    operation: `mutation RemoveProductImage($storeId: ID!, $productId: ID!, $id: ID!) {
+      removeProductImage(storeId: $storeId, productId: $productId, id: $id) { id }
+    }`,
+    variables: ({ params }) => ({ storeId: params.storeId, productId: params.productId, id: params.imageId }),
+    respond: () => ({ status: 204 }),
+    openapi: { responses: { '204': { description: 'Removed' } } },
   },
 ];

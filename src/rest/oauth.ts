@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
-import { type Scope, SCOPE_DESCRIPTIONS } from '../auth/credentials';
-import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from '../auth/dashboardTokens';
-import type { Viewer } from '../auth/permissions';
-import type { Config } from '../config';
+import { authenticateDashboard } from '../auth/authenticate';
+import { missingCredential } from '../auth/challenges';
+import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
+import type { RequestContext } from '../context';
+import type { Scope } from '../domain/access';
 import { AppError } from '../errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent } from '../services/oauthAuthorize';
@@ -19,21 +19,16 @@ export const OAUTH_BASE_PATH = '/api/public/v1/oauth';
 
 export const isOAuthPath = (path: string) => path === OAUTH_BASE_PATH || path.startsWith(OAUTH_BASE_PATH + '/');
 
-interface OAuthRequestContext {
-  config: Config;
-  requestId: string;
-  log: Logger;
-  baseUrl: string;
-}
+type Endpoint = (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) => Promise<void>;
 
-const ENDPOINTS: Record<string, { method: string; run: (req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) => Promise<void> }> = {
+const ENDPOINTS: Record<string, { method: string; run: Endpoint }> = {
   '/authorize': { method: 'GET', run: authorize },
   '/authorize/consent': { method: 'POST', run: consent },
   '/token': { method: 'POST', run: token },
   '/revoke': { method: 'POST', run: revoke },
 };
 
-export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAuthRequestContext): Promise<void> {
+export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
   try {
     // The spec ships the flow switched off: every OAuth path answers the same 404 until enabled.
     if (!ctx.config.oauthEnabled) throw new AppError('oauth_not_enabled', 'The OAuth authorization flow is not enabled on this service');
@@ -42,7 +37,7 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
     if (req.method !== endpoint.method) {
       throw new AppError('method_not_allowed', `${req.method} is not supported on ${url.pathname}`, { headers: { Allow: endpoint.method } });
     }
-    await endpoint.run(req, res, url, ctx.baseUrl + OAUTH_BASE_PATH);
+    await endpoint.run(ctx, req, res, url, ctx.baseUrl + OAUTH_BASE_PATH);
   } catch (err) {
     const problem = toProblem(err);
     if (problem.status >= 500) ctx.log.error({ err }, 'OAuth request failed');
@@ -52,18 +47,13 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
 }
 
 /** The consent screen and the consent POST act for the signed-in dashboard user, identified by the bearer header. */
-async function dashboardViewer(req: IncomingMessage): Promise<Viewer | null> {
-  const auth = req.headers.authorization;
-  if (!auth) return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  if (!m || !m[1].startsWith(DASHBOARD_TOKEN_PREFIX)) {
-    throw new AppError('invalid_token', 'Send the dashboard token as "Authorization: Bearer <token>"', { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
-  }
-  return authenticateDashboardToken(m[1]);
-}
+const asDashboardUser = async (ctx: RequestContext, req: IncomingMessage): Promise<RequestContext> => ({
+  ...ctx,
+  principal: await authenticateDashboard(ctx, req.headers),
+});
 
-async function authorize(req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) {
-  const outcome = await checkAuthorizationRequest(await dashboardViewer(req), url.searchParams, issuer);
+async function authorize(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) {
+  const outcome = await checkAuthorizationRequest(await asDashboardUser(ctx, req), url.searchParams, issuer);
   if (outcome.kind === 'redirect') return redirect(res, 302, outcome.location);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -76,27 +66,27 @@ async function authorize(req: IncomingMessage, res: ServerResponse, url: URL, is
   res.end(consentPage(outcome));
 }
 
-async function consent(req: IncomingMessage, res: ServerResponse, _url: URL, issuer: string) {
+async function consent(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, _url: URL, issuer: string) {
   // Authenticated by header, never by cookie: a cross-site form post arrives without it and stops here.
-  const viewer = await dashboardViewer(req);
-  if (!viewer) throw new AppError('unauthenticated', 'Send the dashboard token as "Authorization: Bearer <token>"', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  const userCtx = await asDashboardUser(ctx, req);
+  if (userCtx.principal.kind !== 'user') throw missingCredential('dashboard', 'Send the dashboard token as "Authorization: Bearer <token>"');
   const form = await readForm(req);
-  const { location } = await decideConsent(viewer, form, issuer);
+  const { location } = await decideConsent(userCtx, form, issuer);
   // 303 so the browser follows with a GET, never re-posting the form to the client (RFC 9700 4.12).
   redirect(res, 303, location);
 }
 
-async function token(req: IncomingMessage, res: ServerResponse) {
+async function token(ctx: RequestContext, req: IncomingMessage, res: ServerResponse) {
   await oauthJson(res, async () => {
     const form = await readForm(req);
-    return exchangeToken(clientCredentials(req, form), form);
+    return exchangeToken(ctx, clientCredentials(req, form), form);
   });
 }
 
-async function revoke(req: IncomingMessage, res: ServerResponse) {
+async function revoke(ctx: RequestContext, req: IncomingMessage, res: ServerResponse) {
   await oauthJson(res, async () => {
     const form = await readForm(req);
-    await revokeToken(clientCredentials(req, form), form);
+    await revokeToken(ctx, clientCredentials(req, form), form);
     return undefined;
   });
 }

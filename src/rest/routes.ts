@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type DocumentNode, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
-import type { Context } from '../context';
+import type { RequestContext } from '../context';
 import { type VariableType, variableTypesOf } from './variableCheck';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,7 +11,7 @@ export interface RestRequest {
   query: URLSearchParams;
   /** Parsed JSON body (undefined when empty), or for multipart routes the prepared variables. */
   body: unknown;
-  ctx: Context;
+  ctx: RequestContext;
 }
 
 export interface RestResponse {

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { API_KEY_TYPES, type ApiKeyType, generateApiKey } from '../auth/apiKeys';
-import { SCOPES, type Scope } from '../auth/credentials';
-import { db, type Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
+import { type Scope, SCOPES } from '../domain/access';
+import { userOf } from '../domain/principal';
+import { fieldChanges } from '../events/changes';
+import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound, validationError } from '../errors';
+import { apiKeyView } from './representations';
 import { parseInput } from './validation';
 
 /**
@@ -55,30 +60,54 @@ function scopesFor(type: ApiKeyType, requested: Scope[] | undefined): string[] {
   return SCOPES.filter((s) => scopes.includes(s));
 }
 
-/** Creates a key; the plaintext `secret` is returned here and never again. */
-export async function createApiKey(storeId: string, input: ApiKeyCreate, createdById: string | null, now = new Date()) {
+type SafeApiKey = Parameters<typeof apiKeyView>[0];
+
+/** An API key event: the key as lists show it (redacted), in the key's own mode. */
+function emitApiKeyEvent(t: TransactionContext, type: 'api_key.created' | 'api_key.rolled' | 'api_key.revoked', key: SafeApiKey, before?: SafeApiKey) {
+  const data = apiKeyView(key);
+  emit(t, {
+    type,
+    storeId: key.storeId,
+    mode: key.mode as 'test' | 'live',
+    resource: { type: 'api_key', id: key.id },
+    data,
+    changes: before ? fieldChanges(apiKeyView(before), data, []) : null,
+  });
+}
+
+/** Creates a key; the plaintext `secret` is returned here and never again. The key records the dashboard user who made it. */
+export async function createApiKey(ctx: RequestContext, storeId: string, input: ApiKeyCreate) {
   const data = parseInput(CreateApiKey, input);
   const scopes = scopesFor(data.type, data.scopes);
-  if (data.expiresAt && data.expiresAt <= now) {
+  if (data.expiresAt && data.expiresAt <= ctx.now()) {
     throw validationError([{ field: 'expiresAt', code: 'in_the_past', message: 'must be in the future' }]);
   }
   const { key, prefix, tokenHash, last4 } = generateApiKey(data.type, data.mode);
-  const apiKey = await db().apiKey.create({
-    ...SAFE,
-    data: { storeId, name: data.name, type: data.type, mode: data.mode, scopes, tokenHash, prefix, last4, createdById, expiresAt: data.expiresAt },
+  const createdById = userOf(ctx.principal)?.userId ?? null;
+  return transaction(ctx, async (t) => {
+    const apiKey = await t.tx.apiKey.create({
+      ...SAFE,
+      data: { storeId, name: data.name, type: data.type, mode: data.mode, scopes, tokenHash, prefix, last4, createdById, expiresAt: data.expiresAt },
+    });
+    emitApiKeyEvent(t, 'api_key.created', apiKey);
+    return { apiKey, secret: key };
   });
-  return { apiKey, secret: key };
 }
 
 /** The store's keys, newest first, including revoked and expired ones (their dates say so). */
-export function listApiKeys<Q extends { select?: Prisma.ApiKeySelect; include?: Prisma.ApiKeyInclude }>(storeId: string, opts: { mode?: 'test' | 'live' } = {}, query?: Q) {
-  return db().apiKey.findMany({ ...(query ?? SAFE), where: { storeId, mode: opts.mode }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+export function listApiKeys<Q extends { select?: Prisma.ApiKeySelect; include?: Prisma.ApiKeyInclude }>(
+  ctx: RequestContext,
+  storeId: string,
+  opts: { mode?: 'test' | 'live' } = {},
+  query?: Q,
+) {
+  return ctx.db.apiKey.findMany({ ...(query ?? SAFE), where: { storeId, mode: opts.mode }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
-async function findKey(storeId: string, id: string) {
+async function findKey(ctx: RequestContext, storeId: string, id: string) {
   // A malformed id cannot name a key of this store: same answer as an unknown one.
   if (!Id.safeParse(id).success) throw notFound('API key');
-  const key = await db().apiKey.findFirst({ ...SAFE, where: { id, storeId } });
+  const key = await ctx.db.apiKey.findFirst({ ...SAFE, where: { id, storeId } });
   if (!key) throw notFound('API key');
   return key;
 }
@@ -93,15 +122,18 @@ const RollInput = z.object({
  * over. The new key has the old one's name, type, mode, scopes and original
  * expiry: a roll changes the secret, not what the key may do or how long.
  */
-export async function rollApiKey(storeId: string, id: string, input: z.input<typeof RollInput>, createdById: string | null, now = new Date()) {
+export async function rollApiKey(ctx: RequestContext, storeId: string, id: string, input: z.input<typeof RollInput>) {
   const { expiresInSeconds } = parseInput(RollInput, input);
-  const old = await findKey(storeId, id);
+  const now = ctx.now();
+  const createdById = userOf(ctx.principal)?.userId ?? null;
+  const old = await findKey(ctx, storeId, id);
   if (old.revokedAt) throw new AppError('conflict', 'A revoked key cannot be rolled; create a new key');
   if (old.expiresAt && old.expiresAt <= now) throw new AppError('conflict', 'An expired key cannot be rolled; create a new key');
   const overlapEnd = new Date(now.getTime() + expiresInSeconds * 1000);
   const oldExpiresAt = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
   const fresh = generateApiKey(old.type, old.mode);
-  return db().$transaction(async (tx) => {
+  return transaction(ctx, async (t) => {
+    const tx = t.tx;
     // Updating first locks the row, so of two concurrent rolls the second sees the first one's successor.
     const updated = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { expiresAt: oldExpiresAt } });
     if (updated.count !== 1) throw new AppError('conflict', 'The key was revoked meanwhile');
@@ -116,14 +148,21 @@ export async function rollApiKey(storeId: string, id: string, input: z.input<typ
       },
     });
     const previous = await tx.apiKey.findUniqueOrThrow({ ...SAFE, where: { id } });
+    // The replacement is a new key; the rolled one changed its expiry.
+    emitApiKeyEvent(t, 'api_key.created', apiKey);
+    emitApiKeyEvent(t, 'api_key.rolled', previous, old);
     return { apiKey, secret: fresh.key, previous };
   });
 }
 
-/** Revokes a key with immediate effect; revoking a revoked key changes nothing. */
-export async function revokeApiKey(storeId: string, id: string, now = new Date()) {
-  const key = await findKey(storeId, id);
+/** Revokes a key with immediate effect; revoking a revoked key changes nothing (and records nothing). */
+export async function revokeApiKey(ctx: RequestContext, storeId: string, id: string) {
+  const key = await findKey(ctx, storeId, id);
   if (key.revokedAt) return key;
-  await db().apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
-  return db().apiKey.findUniqueOrThrow({ ...SAFE, where: { id } });
+  return transaction(ctx, async (t) => {
+    const { count } = await t.tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: t.now() } });
+    const revoked = await t.tx.apiKey.findUniqueOrThrow({ ...SAFE, where: { id } });
+    if (count === 1) emitApiKeyEvent(t, 'api_key.revoked', revoked, key);
+    return revoked;
+  });
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DASHBOARD_TOKEN_PREFIX, issueDashboardToken, revokeDashboardToken } from '../auth/dashboardTokens';
 import { sha256Hex } from '../auth/secrets';
-import { db } from '../db/client';
-import { AppError } from '../errors';
-import { isUuid } from './products';
+import type { RequestContext } from '../context';
+import { AppError, validationError } from '../errors';
+import { isUuid } from '../domain/ids';
 import { parseInput } from './validation';
 
 /** What may be shown of a dashboard token: never its digest. */
@@ -17,21 +17,21 @@ const IssueToken = z.object({
   expiresAt: z
     .date()
     .refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date')
-    .refine((d) => d.getTime() > Date.now(), 'must be in the future')
     .optional(),
 });
 
 /** Issues a dashboard token for a user; the token itself is returned once. */
-export async function createDashboardToken(input: z.input<typeof IssueToken>) {
+export async function createDashboardToken(ctx: RequestContext, input: z.input<typeof IssueToken>) {
   const data = parseInput(IssueToken, input);
-  const { token, id } = await issueDashboardToken(data.userId, { name: data.name, expiresAt: data.expiresAt });
-  const record = await db().dashboardToken.findUniqueOrThrow({ where: { id }, select: tokenSelect });
+  if (data.expiresAt && data.expiresAt <= ctx.now()) throw validationError([{ field: 'expiresAt', code: 'custom', message: 'must be in the future' }]);
+  const { token, id } = await issueDashboardToken(ctx, data.userId, { name: data.name, expiresAt: data.expiresAt });
+  const record = await ctx.db.dashboardToken.findUniqueOrThrow({ where: { id }, select: tokenSelect });
   return { token, record };
 }
 
 /** A user's dashboard tokens, newest first, revoked and expired ones included. */
-export function listDashboardTokens(userId: string) {
-  return db().dashboardToken.findMany({ where: { userId }, orderBy: { createdAt: 'desc' }, select: tokenSelect });
+export function listDashboardTokens(ctx: RequestContext, userId: string) {
+  return ctx.db.dashboardToken.findMany({ where: { userId }, orderBy: { createdAt: 'desc' }, select: tokenSelect });
 }
 
 /**
@@ -40,13 +40,13 @@ export function listDashboardTokens(userId: string) {
  * process and in a service on the embedded database (whose socket the write
  * went through); other processes on PostgreSQL see it within AUTH_CACHE_TTL_MS.
  */
-export async function revokeDashboardTokenBy(ref: { id: string } | { token: string }) {
+export async function revokeDashboardTokenBy(ctx: RequestContext, ref: { id: string } | { token: string }) {
   const select = { id: true, revokedAt: true } as const;
   const found =
     'id' in ref
-      ? isUuid(ref.id) && (await db().dashboardToken.findUnique({ where: { id: ref.id }, select }))
-      : await db().dashboardToken.findUnique({ where: { tokenHash: sha256Hex(ref.token.trim()) }, select });
+      ? isUuid(ref.id) && (await ctx.db.dashboardToken.findUnique({ where: { id: ref.id }, select }))
+      : await ctx.db.dashboardToken.findUnique({ where: { tokenHash: sha256Hex(ref.token.trim()) }, select });
   if (!found) throw new AppError('not_found', 'id' in ref ? `No dashboard token with id "${ref.id}"` : 'No dashboard token matches the given token');
-  if (!found.revokedAt) await revokeDashboardToken(found.id);
-  return db().dashboardToken.findUniqueOrThrow({ where: { id: found.id }, select: tokenSelect });
+  if (!found.revokedAt) await revokeDashboardToken(ctx, found.id);
+  return ctx.db.dashboardToken.findUniqueOrThrow({ where: { id: found.id }, select: tokenSelect });
 }

@@ -1,11 +1,11 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { db } from '../db/client';
+import type { RequestContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { MAX_WORDS, TONES, type DescriptionBrief, type DescriptionProvider } from './descriptionTypes';
 import { LocalProvider } from './localDescriptions';
-import { isUuid } from './products';
+import { isUuid } from '../domain/ids';
 import { parseInput, withOpaqueKeysInMessages } from './validation';
 
 export { MAX_WORDS, TONES, type DescriptionBrief, type DescriptionProvider, type Tone } from './descriptionTypes';
@@ -128,7 +128,9 @@ export type DescriptionRequest = z.input<typeof DescriptionInput>;
  * name, category (first by name), tags and attributes (its variant options);
  * fields sent alongside take precedence, attributes merging over the product's.
  */
-export async function generateDescription(storeId: string, input: DescriptionRequest, ai: AiConfig) {
+/** Nothing is saved, so nothing is recorded. */
+export async function generateDescription(ctx: RequestContext, storeId: string, input: DescriptionRequest) {
+  const ai = ctx.config.ai;
   const data = withOpaqueKeysInMessages(() => parseInput(DescriptionInput, input), /^(attributes)\.(.*)$/s);
   const provider = providerFor(ai);
   if (provider.languages && !provider.languages.includes(data.language)) {
@@ -138,7 +140,7 @@ export async function generateDescription(storeId: string, input: DescriptionReq
       details: { supported_languages: provider.languages },
     });
   }
-  const fromProduct = data.productId !== undefined ? await productFacts(storeId, data.productId) : undefined;
+  const fromProduct = data.productId !== undefined ? await productFacts(ctx, storeId, data.productId) : undefined;
   const brief: DescriptionBrief = {
     name: data.name ?? fromProduct!.name,
     category: data.category ?? fromProduct?.category,
@@ -155,9 +157,9 @@ export async function generateDescription(storeId: string, input: DescriptionReq
   return { description, provider: provider.name, model: provider.model };
 }
 
-async function productFacts(storeId: string, productId: string) {
+async function productFacts(ctx: RequestContext, storeId: string, productId: string) {
   if (!isUuid(productId)) throw notFound('Product');
-  const p = await db().product.findFirst({
+  const p = await ctx.db.product.findFirst({
     where: { id: productId, storeId },
     select: {
       name: true,

@@ -7,29 +7,20 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import sharp from 'sharp';
 import { z } from 'zod';
-import type { Config } from '../config';
-import { db, type Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
+import { transaction } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { storageFor } from '../storage';
-import { isUuid } from './products';
+import { emitProductEvent, productBeforeWrite, writeProductVersion } from './products';
+import { isUuid } from '../domain/ids';
+import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
 import { parseInput } from './validation';
 
 // Every input is a fresh temp file: libvips' cache would only hold descriptors of deleted files.
 sharp.cache(false);
 
-export const IMAGE_TYPES = {
-  jpeg: { mimeType: 'image/jpeg', ext: 'jpg' },
-  png: { mimeType: 'image/png', ext: 'png' },
-  webp: { mimeType: 'image/webp', ext: 'webp' },
-} as const;
-type ImageFormat = keyof typeof IMAGE_TYPES;
-
-const EXT_BY_MIME: Record<string, string> = Object.fromEntries(Object.values(IMAGE_TYPES).map((t) => [t.mimeType, t.ext]));
-
-/** Public URL of a stored image: its content address under /uploads. */
-export function imageUrl(baseUrl: string, image: { sha256: string; mimeType: string }): string {
-  return `${baseUrl}/uploads/${image.sha256}.${EXT_BY_MIME[image.mimeType]}`;
-}
+export { IMAGE_TYPES, imageUrl };
 
 /** A file being uploaded (the shape graphql-upload-minimal resolves; the REST layer builds the same). */
 export interface UploadedFile {
@@ -66,11 +57,8 @@ const Fields = z.object({
  * EXIF/GPS and applies the EXIF orientation), stores it content-addressed and
  * records it, attached to the product when one is given (appended last).
  */
-export async function uploadProductImage(
-  config: Pick<Config, 'upload' | 'uploadsDir' | 'tmpDir'>,
-  input: ImageUpload,
-  query: ImageQuery = {},
-) {
+export async function uploadProductImage(ctx: RequestContext, input: ImageUpload, query: ImageQuery = {}) {
+  const config = ctx.config;
   let file: UploadedFile;
   let source: Readable;
   try {
@@ -85,26 +73,32 @@ export async function uploadProductImage(
     const fields = parseInput(Fields, { productId: input.productId, alt: input.alt });
     await mkdir(config.tmpDir, { recursive: true });
     // Cheap checks first; the upload is still drained (below) so the connection stays usable.
-    if (fields.productId) await assertProduct(input.storeId, fields.productId);
+    if (fields.productId) await assertProduct(ctx, input.storeId, fields.productId);
     const format = await receive(source, `${work}.in`, config.upload.maxBytes);
     const encoded = await reencode(`${work}.in`, `${work}.out`, format, config.upload.maxPixels);
     const stored = await storageFor(config).putFile(`${work}.out`, IMAGE_TYPES[format].ext);
-    return await db().$transaction(async (tx) => {
-      const position = fields.productId ? await nextPosition(tx, input.storeId, fields.productId) : 0;
-      return tx.productImage.create({
-        ...query,
-        data: {
-          storeId: input.storeId,
-          productId: fields.productId ?? null,
-          sha256: stored.sha256,
-          mimeType: IMAGE_TYPES[format].mimeType,
-          width: encoded.width,
-          height: encoded.height,
-          sizeBytes: stored.size,
-          alt: fields.alt,
-          position,
-        },
+    const data = {
+      storeId: input.storeId,
+      sha256: stored.sha256,
+      mimeType: IMAGE_TYPES[format].mimeType,
+      width: encoded.width,
+      height: encoded.height,
+      sizeBytes: stored.size,
+      alt: fields.alt,
+    };
+    const productId = fields.productId;
+    // An image of no product changes nothing a client can see: no event until it belongs to a product.
+    if (!productId) return await ctx.db.productImage.create({ ...query, data: { ...data, productId: null, position: 0 } });
+    return await transaction(ctx, async (t) => {
+      const before = await productBeforeWrite(t, input.storeId, productId);
+      let image: Awaited<ReturnType<typeof t.tx.productImage.create>> | undefined;
+      // The product row is locked once its version moves, so concurrent uploads to it get distinct positions.
+      const after = await writeProductVersion(t, before, {}, {}, async () => {
+        const { _max } = await t.tx.productImage.aggregate({ where: { productId }, _max: { position: true } });
+        image = await t.tx.productImage.create({ ...query, data: { ...data, productId, position: (_max.position ?? -1) + 1 } });
       });
+      emitProductEvent(t, 'product.image_added', after, { before });
+      return image!;
     });
   } finally {
     // Never destroy an upload stream: busboy would stall on it; reading it to the end lets the request finish.
@@ -113,19 +107,25 @@ export async function uploadProductImage(
   }
 }
 
-async function assertProduct(storeId: string, productId: string) {
-  if (!isUuid(productId) || !(await db().product.findFirst({ where: { id: productId, storeId }, select: { id: true } }))) {
+async function assertProduct(ctx: RequestContext, storeId: string, productId: string) {
+  if (!isUuid(productId) || !(await ctx.db.product.findFirst({ where: { id: productId, storeId }, select: { id: true } }))) {
     throw notFound('Product');
   }
 }
 
-/** Locks the product row so concurrent uploads to one product get distinct positions. */
-async function nextPosition(tx: Prisma.TransactionClient, storeId: string, productId: string): Promise<number> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM products WHERE id = ${productId}::uuid AND store_id = ${storeId}::uuid FOR UPDATE`;
-  if (locked.length === 0) throw notFound('Product');
-  const { _max } = await tx.productImage.aggregate({ where: { productId }, _max: { position: true } });
-  return (_max.position ?? -1) + 1;
+/**
+ * Takes an image off its product. The stored file stays: it is content-addressed
+ * and may be shared by other images with the same bytes.
+ */
+export async function removeProductImage(ctx: RequestContext, storeId: string, productId: string, imageId: string) {
+  if (!isUuid(imageId)) throw notFound('Image');
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, productId);
+    if (!before.images.some((i) => i.id === imageId)) throw notFound('Image');
+    const after = await writeProductVersion(t, before, {}, {}, () => t.tx.productImage.delete({ where: { id: imageId } }));
+    emitProductEvent(t, 'product.image_removed', after, { before });
+    return { id: imageId, productId };
+  });
 }
 
 const tooLarge = (maxBytes: number) =>

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { SCOPES } from '../auth/credentials';
 import { newCredential, sha256Hex } from '../auth/secrets';
-import { db } from '../db/client';
+import type { RequestContext } from '../context';
+import { SCOPES } from '../domain/access';
+import type { EventType } from '../domain/events';
+import { fieldChanges } from '../events/changes';
+import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { notFound } from '../errors';
+import { oauthAppView } from './representations';
 import { parseInput } from './validation';
 
 const CLIENT_ID_PREFIX = 'svc_oci_';
@@ -46,46 +50,72 @@ export const oauthAppSelect = {
   createdAt: true,
 } as const;
 
-/** Registers an app owned by `ownerId`; the client secret is returned once and only its SHA-256 is kept. */
-export async function createOAuthApp(input: { ownerId: string; name: string; redirectUris: string[]; allowedScopes: string[] }) {
-  const data = parseInput(CreateApp, input);
-  const clientSecret = newCredential(CLIENT_SECRET_PREFIX, 32);
-  const app = await db().oAuthApp.create({
-    data: { ...data, clientId: newCredential(CLIENT_ID_PREFIX, 16), clientSecretHash: sha256Hex(clientSecret) },
-    select: oauthAppSelect,
+type OAuthAppRow = Parameters<typeof oauthAppView>[0];
+
+/** OAuth apps belong to users, not stores: their events are in no store's history (mode: live). */
+function emitAppEvent(t: TransactionContext, type: EventType, app: OAuthAppRow, changes: { before: OAuthAppRow } | { secretRotated: true } | null = null) {
+  const data = oauthAppView(app);
+  emit(t, {
+    type,
+    storeId: null,
+    mode: 'live',
+    resource: { type: 'oauth_app', id: app.id },
+    data,
+    // A rotated secret is named, never shown.
+    changes: changes === null ? null : 'before' in changes ? fieldChanges(oauthAppView(changes.before), data, []) : [{ field: 'client_secret', previous: '[redacted]', next: '[redacted]' }],
   });
-  return { app, clientSecret };
 }
 
-export function listOAuthApps(ownerId?: string) {
-  return db().oAuthApp.findMany({ where: ownerId ? { ownerId } : {}, orderBy: { createdAt: 'asc' }, select: oauthAppSelect });
+/** Registers an app owned by `ownerId`; the client secret is returned once and only its SHA-256 is kept. */
+export async function createOAuthApp(ctx: RequestContext, input: { ownerId: string; name: string; redirectUris: string[]; allowedScopes: string[] }) {
+  const data = parseInput(CreateApp, input);
+  const clientSecret = newCredential(CLIENT_SECRET_PREFIX, 32);
+  return transaction(ctx, async (t) => {
+    const app = await t.tx.oAuthApp.create({
+      data: { ...data, clientId: newCredential(CLIENT_ID_PREFIX, 16), clientSecretHash: sha256Hex(clientSecret) },
+      select: oauthAppSelect,
+    });
+    emitAppEvent(t, 'oauth_app.created', app);
+    return { app, clientSecret };
+  });
+}
+
+export function listOAuthApps(ctx: RequestContext, ownerId?: string) {
+  return ctx.db.oAuthApp.findMany({ where: ownerId ? { ownerId } : {}, orderBy: { createdAt: 'asc' }, select: oauthAppSelect });
 }
 
 /**
  * An app by id or client id. With `ownerId`, apps of other users are reported as
  * not found, so ids of other people's apps cannot be probed.
  */
-async function findApp(ref: { id?: string; clientId?: string }, ownerId?: string) {
+async function findApp(ctx: RequestContext, ref: { id?: string; clientId?: string }, ownerId?: string) {
   if (ref.id && !z.string().uuid().safeParse(ref.id).success) throw notFound('OAuth app');
-  const app = await db().oAuthApp.findFirst({
+  const app = await ctx.db.oAuthApp.findFirst({
     where: { ...(ref.id ? { id: ref.id } : { clientId: ref.clientId ?? '' }), ...(ownerId ? { ownerId } : {}) },
-    select: { id: true },
+    select: oauthAppSelect,
   });
   if (!app) throw notFound('OAuth app');
   return app;
 }
 
-/** Suspending keeps grants and tokens but makes every token answer 403 app_suspended until reactivated. */
-export async function setOAuthAppStatus(ref: { id?: string; clientId?: string }, status: 'active' | 'suspended', ownerId?: string) {
-  const { id } = await findApp(ref, ownerId);
-  return db().oAuthApp.update({ where: { id }, data: { status }, select: oauthAppSelect });
+/** Suspending keeps grants and tokens but makes every token answer 403 app_suspended until reactivated. Idempotent. */
+export async function setOAuthAppStatus(ctx: RequestContext, ref: { id?: string; clientId?: string }, status: 'active' | 'suspended', ownerId?: string) {
+  const before = await findApp(ctx, ref, ownerId);
+  if (before.status === status) return before;
+  return transaction(ctx, async (t) => {
+    const app = await t.tx.oAuthApp.update({ where: { id: before.id }, data: { status }, select: oauthAppSelect });
+    emitAppEvent(t, status === 'suspended' ? 'oauth_app.suspended' : 'oauth_app.activated', app, { before });
+    return app;
+  });
 }
 
 /** Replaces the client secret at once: the old one stops working for the token and revoke endpoints. */
-export async function rotateOAuthAppSecret(ref: { id?: string; clientId?: string }, ownerId?: string) {
-  const { id } = await findApp(ref, ownerId);
+export async function rotateOAuthAppSecret(ctx: RequestContext, ref: { id?: string; clientId?: string }, ownerId?: string) {
+  const { id } = await findApp(ctx, ref, ownerId);
   const clientSecret = newCredential(CLIENT_SECRET_PREFIX, 32);
-  const app = await db().oAuthApp.update({ where: { id }, data: { clientSecretHash: sha256Hex(clientSecret) }, select: oauthAppSelect });
-  return { app, clientSecret };
+  return transaction(ctx, async (t) => {
+    const app = await t.tx.oAuthApp.update({ where: { id }, data: { clientSecretHash: sha256Hex(clientSecret) }, select: oauthAppSelect });
+    emitAppEvent(t, 'oauth_app.updated', app, { secretRotated: true });
+    return { app, clientSecret };
+  });
 }
-

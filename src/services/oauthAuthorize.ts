@@ -1,9 +1,11 @@
-import { type Scope, SCOPES } from '../auth/credentials';
-import { hasStorePermission, type Viewer } from '../auth/permissions';
+import { missingCredential } from '../auth/challenges';
 import { newCredential, sha256Hex } from '../auth/secrets';
-import type { Mode } from '../context';
-import { db } from '../db/client';
+import type { RequestContext } from '../context';
+import { type Mode, type Scope, SCOPES } from '../domain/access';
+import { hasStorePermission, userOf } from '../domain/principal';
+import { emit, transaction } from '../events/outbox';
 import { AppError } from '../errors';
+import { oauthGrantView } from './representations';
 import { addSeconds, AUTHORIZATION_CODE_TTL_SECONDS, OAUTH_CODE_PREFIX, type OAuthErrorCode, one } from './oauth';
 
 /**
@@ -66,9 +68,10 @@ function redirectTo(redirectUri: string, values: Record<string, string | undefin
  * (shown to the user, never redirected: an unvalidated URI could be an attacker's);
  * afterwards they come back as a redirect carrying error and state (RFC 6749 4.1.2.1).
  */
-export async function checkAuthorizationRequest(viewer: Viewer | null, params: URLSearchParams, issuer: string): Promise<AuthorizationOutcome> {
+export async function checkAuthorizationRequest(ctx: RequestContext, params: URLSearchParams, issuer: string): Promise<AuthorizationOutcome> {
+  const viewer = userOf(ctx.principal);
   const clientId = one(params, 'client_id', problem) ?? problem('client_id is required');
-  const app = await db().oAuthApp.findUnique({
+  const app = await ctx.db.oAuthApp.findUnique({
     where: { clientId },
     select: { id: true, name: true, clientId: true, redirectUris: true, allowedScopes: true, status: true },
   });
@@ -77,7 +80,7 @@ export async function checkAuthorizationRequest(viewer: Viewer | null, params: U
   if (!app.redirectUris.includes(redirectUri)) problem('redirect_uri is not registered for this app (exact match required)');
   if (app.status !== 'active') throw new AppError('app_suspended', 'This OAuth app is suspended');
   if (!viewer) {
-    throw new AppError('unauthenticated', 'Sign in first: send Authorization: Bearer <dashboard token>', { headers: { 'WWW-Authenticate': 'Bearer' } });
+    throw missingCredential('dashboard', 'Sign in first: send Authorization: Bearer <dashboard token>');
   }
 
   const states = params.getAll('state');
@@ -106,7 +109,7 @@ export async function checkAuthorizationRequest(viewer: Viewer | null, params: U
       fail('access_denied', 'You may not connect apps to this store (owner or manage_oauth_apps required)');
     }
     if (!eligible.length) fail('access_denied', 'You may not connect apps to any store (owner or manage_oauth_apps required)');
-    const stores = await db().store.findMany({ where: { id: { in: eligible } }, select: { id: true, name: true }, orderBy: { name: 'asc' } });
+    const stores = await ctx.db.store.findMany({ where: { id: { in: eligible } }, select: { id: true, name: true }, orderBy: { name: 'asc' } });
 
     const scopes = SCOPES.filter((s) => requested.includes(s));
     const validated: Record<string, string> = {
@@ -128,8 +131,8 @@ export async function checkAuthorizationRequest(viewer: Viewer | null, params: U
 }
 
 /** The user's answer on the consent page: approval creates the grant and a single-use code. */
-export async function decideConsent(viewer: Viewer, params: URLSearchParams, issuer: string, now = new Date()): Promise<{ location: string }> {
-  const request = await checkAuthorizationRequest(viewer, params, issuer);
+export async function decideConsent(ctx: RequestContext, params: URLSearchParams, issuer: string): Promise<{ location: string }> {
+  const request = await checkAuthorizationRequest(ctx, params, issuer);
   if (request.kind === 'redirect') return request;
   const { redirect_uri: redirectUri, state } = request.params;
   const decision = params.getAll('decision');
@@ -140,17 +143,21 @@ export async function decideConsent(viewer: Viewer, params: URLSearchParams, iss
   if (!request.storeId) return redirectTo(redirectUri, { error: 'invalid_request', error_description: 'store_id is required', state, iss: issuer });
 
   const code = newCredential(OAUTH_CODE_PREFIX, 32);
-  await db().oAuthGrant.create({
-    data: {
-      appId: request.app.id,
-      storeId: request.storeId,
-      userId: request.user.id,
-      mode: request.mode,
-      scopes: request.scopes,
-      redirectUri,
-      codeChallenge: request.params.code_challenge,
-      tokens: { create: { kind: 'authorization_code', tokenHash: sha256Hex(code), expiresAt: addSeconds(now, AUTHORIZATION_CODE_TTL_SECONDS) } },
-    },
+  const storeId = request.storeId;
+  await transaction(ctx, async (t) => {
+    const grant = await t.tx.oAuthGrant.create({
+      data: {
+        appId: request.app.id,
+        storeId,
+        userId: request.user.id,
+        mode: request.mode,
+        scopes: request.scopes,
+        redirectUri,
+        codeChallenge: request.params.code_challenge,
+        tokens: { create: { kind: 'authorization_code', tokenHash: sha256Hex(code), expiresAt: addSeconds(t.now(), AUTHORIZATION_CODE_TTL_SECONDS) } },
+      },
+    });
+    emit(t, { type: 'oauth_grant.created', storeId, mode: grant.mode, resource: { type: 'oauth_grant', id: grant.id }, data: oauthGrantView(grant) });
   });
   return redirectTo(redirectUri, { code, state, iss: issuer });
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { db, Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import { Prisma } from '../db/client';
 import { AppError } from '../errors';
-import { isUuid } from './products';
+import { isUuid } from '../domain/ids';
 import { parseInput } from './validation';
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
@@ -127,13 +128,14 @@ export function pageFromRows(
 }
 
 /** One SQL statement: the ids of the page in order, whether more follow, and the (capped) count of matches. */
-export async function listProductIds(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
+export async function listProductIds(ctx: RequestContext, storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
   const q = productPageQuery(storeId, filterInput, paging, sort);
-  return pageFromRows(await db().$queryRaw<{ id: string | null; ord: bigint | null; total: bigint }[]>(q.sql), q);
+  return pageFromRows(await ctx.db.$queryRaw<{ id: string | null; ord: bigint | null; total: bigint }[]>(q.sql), q);
 }
 
 /** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */
 export async function listProductIdsAfter(
+  ctx: RequestContext,
   storeId: string,
   filterInput: ProductFilter,
   args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null },
@@ -160,7 +162,7 @@ export async function listProductIdsAfter(
     const cast = col === 'created_at' ? '::timestamptz' : col === 'price' ? '::numeric' : col === 'inventory_quantity' ? '::int' : '::text';
     conds.push(Prisma.sql`(${Prisma.raw(`p.${col}`)}, p.id) ${Prisma.raw(op)} (${value}${Prisma.raw(cast)}, ${id}::uuid)`);
   }
-  const rows = await db().$queryRaw<{ id: string; v: string }[]>`
+  const rows = await ctx.db.$queryRaw<{ id: string; v: string }[]>`
     SELECT p.id::text AS id, ${Prisma.raw(col === 'created_at' ? `to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : `p.${col}::text`)} AS v
     FROM products p WHERE ${Prisma.join(conds, ' AND ')}
     ORDER BY ${Prisma.raw(`p.${col} ${dir}, p.id ${dir}`)} LIMIT ${first + 1}`;
@@ -195,9 +197,9 @@ function decodeCursor(cursor: string, sort: ProductSort): [string, string] {
 }
 
 /** Loads full rows for ids (one statement) and returns them in the order of ids. */
-export async function productsByIds<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ids: string[], query: Q) {
+export async function productsByIds<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ctx: RequestContext, ids: string[], query: Q) {
   if (!ids.length) return [];
-  const rows = await db().product.findMany({ ...query, where: { id: { in: ids } } });
+  const rows = await ctx.db.product.findMany({ ...query, where: { id: { in: ids } } });
   const byId = new Map(rows.map((r) => [(r as { id: string }).id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { db, Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
+import type { EventType } from '../domain/events';
+import { isUuid } from '../domain/ids';
+import { fieldChanges } from '../events/changes';
+import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound, validationError } from '../errors';
+import { withIncludes } from './queryMerge';
+import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from './representations';
 import { parseInput } from './validation';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
@@ -70,12 +77,24 @@ async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | unde
   return found.map((c) => c.id);
 }
 
-export async function createProduct(storeId: string, input: ProductCreate, query: ProductQuery = {}) {
+/** Records a product event whose data is the product as REST shows it. */
+export function emitProductEvent(
+  t: TransactionContext,
+  type: EventType,
+  product: ProductViewRow,
+  opts: { before?: ProductViewRow; version?: number; extra?: Record<string, unknown>; previousExtra?: Record<string, unknown> } = {},
+) {
+  const data = { ...productView(product, t.config.publicBaseUrl ?? t.baseUrl), ...opts.extra };
+  const changes = opts.before ? fieldChanges({ ...productView(opts.before, t.config.publicBaseUrl ?? t.baseUrl), ...opts.previousExtra }, data) : null;
+  emit(t, { type, storeId: product.storeId, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, changes });
+}
+
+export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
   const data = parseInput(ProductCreateInput, input);
-  return db().$transaction(async (tx) => {
-    const categoryIds = await resolveCategories(tx, storeId, data.categorySlugs);
-    return tx.product.create({
-      ...query,
+  return transaction(ctx, async (t) => {
+    const categoryIds = await resolveCategories(t.tx, storeId, data.categorySlugs);
+    const product = await t.tx.product.create({
+      ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
       data: {
         storeId,
         name: data.name,
@@ -85,27 +104,79 @@ export async function createProduct(storeId: string, input: ProductCreate, query
         lowStockThreshold: data.lowStockThreshold,
         lowStock: data.inventoryQuantity <= data.lowStockThreshold,
         status: data.status,
-        publishedAt: data.status === 'active' ? new Date() : null,
+        publishedAt: data.status === 'active' ? t.now() : null,
         tags: data.tags,
         searchText: searchText(data),
         categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
       },
     });
+    emitProductEvent(t, 'product.created', product);
+    return product;
   });
 }
 
-export async function getProduct(storeId: string, id: string, query: ProductQuery = {}) {
+export async function getProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
   if (!isUuid(id)) throw notFound('Product');
-  const product = await db().product.findFirst({ ...query, where: { id, storeId } });
+  const product = await ctx.db.product.findFirst({ ...query, where: { id, storeId } });
+  if (!product) throw notFound('Product');
+  return product;
+}
+
+/** The product with what its REST representation shows, read at the start of a write; 404 when it is not the store's. */
+export async function productBeforeWrite(t: TransactionContext, storeId: string, id: string) {
+  if (!isUuid(id)) throw notFound('Product');
+  const product = await t.tx.product.findFirst({ where: { id, storeId }, include: { ...PRODUCT_VIEW_INCLUDE, variants: { select: { sku: true } } } });
   if (!product) throw notFound('Product');
   return product;
 }
 
 /**
+ * Moves the product from the version read to the next one, with `data`, runs
+ * `alsoWrite` (its parts), and reads it back with the planned query and its
+ * representation. A version that moved meanwhile is a concurrent write: the
+ * caller's transaction starts over.
+ */
+export async function writeProductVersion(
+  t: TransactionContext,
+  before: { id: string; version: number },
+  data: Prisma.ProductUpdateManyMutationInput,
+  query: ProductQuery = {},
+  alsoWrite?: () => Promise<unknown>,
+) {
+  const { count } = await t.tx.product.updateMany({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } });
+  if (count === 0) throw new ConcurrentWrite();
+  // The product row is locked from here to the commit: writes to its parts (categories, variants, images, SEO) queue behind it.
+  await alsoWrite?.();
+  return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
+}
+
+/** Whether an update would leave every field as it is (then nothing is written and no version is made). */
+function changesNothing(current: ProductViewRow, data: z.output<typeof ProductUpdateInput>): boolean {
+  const same: { [K in keyof typeof data]-?: (v: NonNullable<(typeof data)[K]>) => boolean } = {
+    name: (v) => v === current.name,
+    description: (v) => v === current.description,
+    price: (v) => Number(v) === Number(current.price),
+    inventoryQuantity: (v) => v === current.inventoryQuantity,
+    lowStockThreshold: (v) => v === current.lowStockThreshold,
+    status: (v) => v === current.status,
+    tags: (v) => v.length === current.tags.length && v.every((tag, i) => tag === current.tags[i]),
+    categorySlugs: (v) => sameSet(v, current.categories.map((c) => c.category.slug)),
+  };
+  return (Object.keys(same) as (keyof typeof data)[]).every((k) => data[k] === undefined || (same[k] as (v: unknown) => boolean)(data[k]));
+}
+
+const sameSet = (a: string[], b: string[]) => {
+  const x = new Set(a);
+  return x.size === new Set(b).size && b.every((v) => x.has(v));
+};
+
+/**
  * Partial update guarded by optimistic concurrency: when `expectedVersion` is
  * given and the stored version differs, nothing is written and 412 is returned.
+ * An update that changes nothing writes nothing: no new version, no event.
  */
 export async function updateProduct(
+  ctx: RequestContext,
   storeId: string,
   id: string,
   input: ProductUpdateArgs,
@@ -114,24 +185,21 @@ export async function updateProduct(
 ) {
   const data = parseInput(ProductUpdateInput, input);
   if (!isUuid(id)) throw notFound('Product');
-  return db().$transaction(async (tx) => {
-    const current = await tx.product.findFirst({
-      where: { id, storeId },
-      select: { version: true, name: true, description: true, tags: true, inventoryQuantity: true, lowStockThreshold: true, status: true, variants: { select: { sku: true } } },
-    });
-    if (!current) throw notFound('Product');
-    if (opts.expectedVersion != null && opts.expectedVersion !== current.version) {
-      throw new AppError('precondition_failed', `The product was modified (version ${current.version}, expected ${opts.expectedVersion}); reload and retry`, {
-        details: { current_version: current.version },
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, id);
+    if (opts.expectedVersion != null && opts.expectedVersion !== before.version) {
+      throw new AppError('precondition_failed', `The product was modified (version ${before.version}, expected ${opts.expectedVersion}); reload and retry`, {
+        details: { current_version: before.version },
       });
     }
     // Nothing to change: no new version, so the caller's ETag stays valid.
-    if (Object.keys(stripUndefined(data)).length === 0) return tx.product.findUniqueOrThrow({ ...query, where: { id } });
-    const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(tx, storeId, data.categorySlugs) : undefined;
-    const merged = { ...current, ...stripUndefined(data) };
-    const { count } = await tx.product.updateMany({
-      where: { id, storeId, version: current.version },
-      data: {
+    if (changesNothing(before, data)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(t.tx, storeId, data.categorySlugs) : undefined;
+    const merged = { ...before, ...stripUndefined(data) };
+    const after = await writeProductVersion(
+      t,
+      before,
+      {
         name: data.name,
         description: data.description,
         price: data.price,
@@ -140,58 +208,61 @@ export async function updateProduct(
         lowStock: merged.inventoryQuantity <= merged.lowStockThreshold,
         status: data.status,
         // Like publishProduct: becoming active (again) stamps published_at.
-        publishedAt: data.status === 'active' && current.status !== 'active' ? new Date() : undefined,
+        publishedAt: data.status === 'active' && before.status !== 'active' ? t.now() : undefined,
         tags: data.tags,
-        searchText: searchText(merged, current.variants.map((v) => v.sku)),
-        version: { increment: 1 },
+        searchText: searchText(merged, before.variants.map((v) => v.sku)),
       },
-    });
-    if (count === 0) throw new AppError('precondition_failed', 'The product was modified concurrently; reload and retry');
-    if (categoryIds) {
-      await tx.productCategory.deleteMany({ where: { productId: id } });
-      await tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId })) });
-    }
-    return tx.product.findUniqueOrThrow({ ...query, where: { id } });
+      query,
+      categoryIds
+        ? async () => {
+            await t.tx.productCategory.deleteMany({ where: { productId: id } });
+            await t.tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId })) });
+          }
+        : undefined,
+    );
+    emitProductEvent(t, 'product.updated', after, { before });
+    return after;
   });
 }
 
-/** Deletes the product; variants, SEO and image links go with it (cascades) in the same statement. */
-export async function deleteProduct(storeId: string, id: string) {
+/** Deletes the product; variants, SEO and image links go with it (cascades). Its event carries the product as it was. */
+export async function deleteProduct(ctx: RequestContext, storeId: string, id: string) {
   if (!isUuid(id)) throw notFound('Product');
-  const { count } = await db().product.deleteMany({ where: { id, storeId } });
-  if (count === 0) throw notFound('Product');
-  return { id };
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, id);
+    const { count } = await t.tx.product.deleteMany({ where: { id, version: before.version } });
+    if (count === 0) throw new ConcurrentWrite();
+    // The deletion is the product's last version.
+    emitProductEvent(t, 'product.deleted', before, { version: before.version + 1 });
+    return { id };
+  });
 }
 
 /** Sets status active and published_at (when it was not active). Idempotent; an archived product cannot be published. */
-export async function publishProduct(storeId: string, id: string, query: ProductQuery = {}) {
-  return setStatus(storeId, id, 'active', query);
+export async function publishProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
+  return setStatus(ctx, storeId, id, 'active', query);
 }
 
 /** Sets status draft. Idempotent. */
-export async function unpublishProduct(storeId: string, id: string, query: ProductQuery = {}) {
-  return setStatus(storeId, id, 'draft', query);
+export async function unpublishProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
+  return setStatus(ctx, storeId, id, 'draft', query);
 }
 
-async function setStatus(storeId: string, id: string, status: 'active' | 'draft', query: ProductQuery) {
+async function setStatus(ctx: RequestContext, storeId: string, id: string, status: 'active' | 'draft', query: ProductQuery) {
   if (!isUuid(id)) throw notFound('Product');
-  return db().$transaction(async (tx) => {
-    const current = await tx.product.findFirst({ where: { id, storeId }, select: { status: true, publishedAt: true } });
-    if (!current) throw notFound('Product');
-    if (status === 'active' && current.status === 'archived') {
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, id);
+    if (status === 'active' && before.status === 'archived') {
       throw new AppError('product_archived', 'An archived product cannot be published; set its status to draft first');
     }
-    if (current.status === status) return tx.product.findUniqueOrThrow({ ...query, where: { id } });
-    return tx.product.update({
-      ...query,
-      where: { id },
-      data: { status, version: { increment: 1 }, ...(status === 'active' ? { publishedAt: new Date() } : {}) },
-    });
+    if (before.status === status) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    const after = await writeProductVersion(t, before, { status, ...(status === 'active' ? { publishedAt: t.now() } : {}) }, query);
+    emitProductEvent(t, status === 'active' ? 'product.published' : 'product.unpublished', after, { before });
+    return after;
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string) => UUID.test(s);
+export { isUuid };
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

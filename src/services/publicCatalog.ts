@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SUPPORTED_COUNTRIES } from '../reference/supportedCountries';
-import { db, type Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
 import { notFound } from '../errors';
 import { listProductIds, type ProductSort } from './productList';
 
@@ -17,14 +18,14 @@ export interface PublicProductFilter {
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
 
 /** A page of the store's active products: drafts and archived products do not exist for storefronts. */
-export function listPublicProducts(storeId: string, filter: PublicProductFilter, paging: { page?: number; perPage?: number }, sort?: PublicProductSort) {
-  return listProductIds(storeId, { search: filter.search, category: filter.category, tags: filter.tags, status: 'active' }, paging, sort);
+export function listPublicProducts(ctx: RequestContext, storeId: string, filter: PublicProductFilter, paging: { page?: number; perPage?: number }, sort?: PublicProductSort) {
+  return listProductIds(ctx, storeId, { search: filter.search, category: filter.category, tags: filter.tags, status: 'active' }, paging, sort);
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
-export async function getPublicProduct<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(storeId: string, id: string, query: Q) {
+export async function getPublicProduct<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ctx: RequestContext, storeId: string, id: string, query: Q) {
   if (!z.string().uuid().safeParse(id).success) throw notFound('Product');
-  const product = await db().product.findFirst({ ...query, where: { id, storeId, status: 'active' } });
+  const product = await ctx.db.product.findFirst({ ...query, where: { id, storeId, status: 'active' } });
   if (!product) throw notFound('Product');
   return product;
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { db, type Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
+import { transaction } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
-import { isUuid } from './products';
+import { emitProductEvent, isUuid, productBeforeWrite, writeProductVersion } from './products';
 import { slug } from './slugs';
 import { parseInput } from './validation';
 
@@ -51,7 +53,7 @@ export type SeoWrite = z.input<typeof SeoInput>;
  * absent, null or blank is cleared (noindex becomes false). The record is
  * created on first use.
  */
-export async function setSeo(storeId: string, productId: string, input: SeoWrite, query: SeoQuery = {}) {
+export async function setSeo(ctx: RequestContext, storeId: string, productId: string, input: SeoWrite, query: SeoQuery = {}) {
   const data = parseInput(SeoInput, input);
   if (!isUuid(productId)) throw notFound('Product');
   const fields = {
@@ -63,10 +65,18 @@ export async function setSeo(storeId: string, productId: string, input: SeoWrite
     noindex: data.noindex ?? false,
   };
   try {
-    return await db().$transaction(async (tx) => {
-      const product = await tx.product.findFirst({ where: { id: productId, storeId }, select: { id: true } });
-      if (!product) throw notFound('Product');
-      return tx.seo.upsert({ ...query, where: { productId }, create: { storeId, productId, ...fields }, update: fields });
+    return await transaction(ctx, async (t) => {
+      const before = await productBeforeWrite(t, storeId, productId);
+      // The same record again changes nothing: no new product version, no event.
+      if (before.seo && (Object.keys(fields) as (keyof typeof fields)[]).every((k) => before.seo![k] === fields[k])) {
+        return t.tx.seo.findUniqueOrThrow({ ...query, where: { productId } });
+      }
+      let seo: Awaited<ReturnType<typeof t.tx.seo.upsert>> | undefined;
+      const after = await writeProductVersion(t, before, {}, {}, async () => {
+        seo = await t.tx.seo.upsert({ ...query, where: { productId }, create: { storeId, productId, ...fields }, update: fields });
+      });
+      emitProductEvent(t, 'product.seo_updated', after, { before });
+      return seo!;
     });
   } catch (e) {
     const index = violatedUniqueIndex(e);

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { hashPassword, verifyPassword } from '../auth/passwords';
 import { forgetVerifiedUser, issueDashboardToken } from '../auth/dashboardTokens';
-import { PERMISSIONS } from '../auth/permissions';
-import { db } from '../db/client';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import type { RequestContext } from '../context';
+import { PERMISSIONS } from '../domain/access';
+import { isUuid } from '../domain/ids';
+import { fieldChanges } from '../events/changes';
+import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { isIso4217Currency } from '../reference/currencies';
-import { isUuid } from './products';
+import { memberView, storeView } from './representations';
 import { parseInput } from './validation';
 
 const CreateUser = z.object({
@@ -14,11 +17,12 @@ const CreateUser = z.object({
   password: z.string().min(8).max(1024).optional(),
 });
 
-export async function createUser(input: z.input<typeof CreateUser>) {
+/** Creates a dashboard user. Users belong to no store, so no store history records them. */
+export async function createUser(ctx: RequestContext, input: z.input<typeof CreateUser>) {
   const data = parseInput(CreateUser, input);
-  const exists = await db().user.findUnique({ where: { email: data.email }, select: { id: true } });
+  const exists = await ctx.db.user.findUnique({ where: { email: data.email }, select: { id: true } });
   if (exists) throw new AppError('conflict', `A user with email ${data.email} already exists`);
-  return db().user.create({
+  return ctx.db.user.create({
     data: { email: data.email, name: data.name, passwordHash: data.password ? await hashPassword(data.password) : null },
   });
 }
@@ -33,12 +37,30 @@ const CreateStore = z.object({
   ownerId: z.string().uuid(),
 });
 
+type MemberRow = Parameters<typeof memberView>[0];
+
+function emitMemberEvent(t: TransactionContext, type: 'member.added' | 'member.updated' | 'member.removed', member: MemberRow, before?: MemberRow) {
+  const data = memberView(member);
+  emit(t, {
+    type,
+    storeId: member.storeId,
+    resource: { type: 'member', id: member.userId },
+    data,
+    changes: before ? fieldChanges(memberView(before), data, []) : null,
+  });
+}
+
 /** Creates a store and its owner membership in one transaction. */
-export async function createStore(input: z.input<typeof CreateStore>) {
+export async function createStore(ctx: RequestContext, input: z.input<typeof CreateStore>) {
   const data = parseInput(CreateStore, input);
-  const store = await db().$transaction(async (tx) => {
-    const created = await tx.store.create({ data });
-    await tx.membership.create({ data: { storeId: created.id, userId: data.ownerId, role: 'owner', permissions: [...PERMISSIONS] } });
+  const store = await transaction(ctx, async (t) => {
+    const created = await t.tx.store.create({ data });
+    const owner = await t.tx.membership.create({
+      data: { storeId: created.id, userId: data.ownerId, role: 'owner', permissions: [...PERMISSIONS] },
+      include: memberInclude,
+    });
+    emit(t, { type: 'store.created', storeId: created.id, resource: { type: 'store', id: created.id }, data: storeView(created) });
+    emitMemberEvent(t, 'member.added', owner);
     return created;
   });
   forgetVerifiedUser(data.ownerId);
@@ -53,30 +75,53 @@ const AddMember = z.object({
 
 const memberInclude = { user: { select: { email: true, name: true } } } as const;
 
-/** Adds a staff member, or replaces the permissions of an existing one. */
-export async function addMember(input: z.input<typeof AddMember>) {
+/** Adds a staff member, or replaces the permissions of an existing one (the same permissions again change nothing). */
+export async function addMember(ctx: RequestContext, input: z.input<typeof AddMember>) {
   const data = parseInput(AddMember, input);
-  const store = await db().store.findUnique({ where: { id: data.storeId }, select: { ownerId: true } });
+  const store = await ctx.db.store.findUnique({ where: { id: data.storeId }, select: { ownerId: true } });
   if (!store) throw notFound('Store');
-  const membership = await db().membership.upsert({
-    where: { storeId_userId: { storeId: data.storeId, userId: data.userId } },
-    create: { ...data, role: store.ownerId === data.userId ? 'owner' : 'staff' },
-    update: { permissions: data.permissions },
-    include: memberInclude,
+  const membership = await transaction(ctx, async (t) => {
+    const where = { storeId_userId: { storeId: data.storeId, userId: data.userId } };
+    const before = await t.tx.membership.findUnique({ where, include: memberInclude });
+    if (!before) {
+      const added = await t.tx.membership.create({ data: { ...data, role: store.ownerId === data.userId ? 'owner' : 'staff' }, include: memberInclude });
+      emitMemberEvent(t, 'member.added', added);
+      return added;
+    }
+    const permissions = PERMISSIONS.filter((p) => data.permissions.includes(p));
+    if (permissions.length === before.permissions.length && permissions.every((p) => before.permissions.includes(p))) return before;
+    const updated = await t.tx.membership.update({ where, data: { permissions }, include: memberInclude });
+    emitMemberEvent(t, 'member.updated', updated, before);
+    return updated;
   });
   forgetVerifiedUser(data.userId);
   return membership;
 }
 
+/** Removes a staff member from a store; the owner cannot be removed. */
+export async function removeMember(ctx: RequestContext, storeId: string, userId: string) {
+  const where = { storeId_userId: { storeId, userId } };
+  const membership = await transaction(ctx, async (t) => {
+    const member = isUuid(storeId) && isUuid(userId) ? await t.tx.membership.findUnique({ where, include: memberInclude }) : null;
+    if (!member) throw notFound('Member');
+    if (member.role === 'owner') throw new AppError('conflict', "The store's owner cannot be removed from it");
+    await t.tx.membership.delete({ where });
+    emitMemberEvent(t, 'member.removed', member);
+    return member;
+  });
+  forgetVerifiedUser(userId);
+  return membership;
+}
+
 /** The store's members with their email and name: the owner first, then staff by when they joined. */
-export async function listMembers(storeId: string) {
-  await findStore(storeId);
-  return db().membership.findMany({ where: { storeId }, include: memberInclude, orderBy: [{ role: 'asc' }, { createdAt: 'asc' }] });
+export async function listMembers(ctx: RequestContext, storeId: string) {
+  await findStore(ctx, storeId);
+  return ctx.db.membership.findMany({ where: { storeId }, include: memberInclude, orderBy: [{ role: 'asc' }, { createdAt: 'asc' }] });
 }
 
 /** Every user, oldest first; whether a password is set, never its hash. */
-export async function listUsers() {
-  const users = await db().user.findMany({
+export async function listUsers(ctx: RequestContext) {
+  const users = await ctx.db.user.findMany({
     orderBy: { createdAt: 'asc' },
     select: { id: true, email: true, name: true, passwordHash: true, createdAt: true },
   });
@@ -84,17 +129,17 @@ export async function listUsers() {
 }
 
 /** Every store, oldest first; with `ownerId`, that user's stores only. */
-export function listStores(opts: { ownerId?: string } = {}) {
-  return db().store.findMany({ where: opts.ownerId ? { ownerId: opts.ownerId } : {}, orderBy: { createdAt: 'asc' } });
+export function listStores(ctx: RequestContext, opts: { ownerId?: string } = {}) {
+  return ctx.db.store.findMany({ where: opts.ownerId ? { ownerId: opts.ownerId } : {}, orderBy: { createdAt: 'asc' } });
 }
 
 /** A user by id or by email (case-insensitive), or 404. */
-export async function findUser(reference: string) {
+export async function findUser(ctx: RequestContext, reference: string) {
   const ref = reference.trim();
   const user = ref.includes('@')
-    ? await db().user.findUnique({ where: { email: ref.toLowerCase() } })
+    ? await ctx.db.user.findUnique({ where: { email: ref.toLowerCase() } })
     : isUuid(ref)
-      ? await db().user.findUnique({ where: { id: ref } })
+      ? await ctx.db.user.findUnique({ where: { id: ref } })
       : null;
   if (!user) throw new AppError('not_found', `No user with ${ref.includes('@') ? 'email' : 'id'} "${ref}"`);
   return user;
@@ -104,14 +149,14 @@ export async function findUser(reference: string) {
  * A store by id, or by name (case-insensitive) when exactly one store has
  * that name; 404 when none does, 409 naming the ids when several do.
  */
-export async function findStore(reference: string) {
+export async function findStore(ctx: RequestContext, reference: string) {
   const ref = reference.trim();
   if (isUuid(ref)) {
-    const store = await db().store.findUnique({ where: { id: ref } });
+    const store = await ctx.db.store.findUnique({ where: { id: ref } });
     if (!store) throw new AppError('not_found', `No store with id "${ref}"`);
     return store;
   }
-  const stores = await db().store.findMany({ where: { name: { equals: ref, mode: 'insensitive' } }, orderBy: { createdAt: 'asc' }, take: 10 });
+  const stores = await ctx.db.store.findMany({ where: { name: { equals: ref, mode: 'insensitive' } }, orderBy: { createdAt: 'asc' }, take: 10 });
   if (stores.length === 0) throw new AppError('not_found', `No store with id or name "${ref}"`);
   if (stores.length > 1) {
     throw new AppError('conflict', `Several stores are named "${ref}"; name one by its id: ${stores.map((s) => s.id).join(', ')}`, {
@@ -122,10 +167,10 @@ export async function findStore(reference: string) {
 }
 
 /** Email + password login; returns a fresh dashboard token. */
-export async function login(email: string, password: string) {
-  const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() } });
+export async function login(ctx: RequestContext, email: string, password: string) {
+  const user = await ctx.db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok) throw new AppError('invalid_credentials', 'Email or password is incorrect');
-  const { token } = await issueDashboardToken(user.id, { name: 'login' });
+  const { token } = await issueDashboardToken(ctx, user.id, { name: 'login' });
   return { token, user };
 }

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { db, Prisma } from '../db/client';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
+import { transaction } from '../events/outbox';
 import { AppError, type FieldError, notFound, validationError } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
-import { isUuid, Price, searchText } from './products';
+import { emitProductEvent, isUuid, Price, productBeforeWrite, searchText, writeProductVersion } from './products';
+import { withIncludes } from './queryMerge';
+import { variantView } from './representations';
 import { parseInput, withOpaqueKeysInMessages } from './validation';
 
 export const MAX_VARIANTS_PER_PRODUCT = 100;
@@ -60,18 +64,14 @@ function parseVariants(input: unknown) {
   return rows;
 }
 
-async function requireProduct(tx: Prisma.TransactionClient, storeId: string, productId: string) {
-  if (!isUuid(productId)) throw notFound('Product');
-  const product = await tx.product.findFirst({ where: { id: productId, storeId }, select: { id: true } });
-  if (!product) throw notFound('Product');
-}
-
 const ORDER: Prisma.VariantOrderByWithRelationInput[] = [{ position: 'asc' }, { sku: 'asc' }];
 
 /** The product's variants by position (ties by SKU); 404 when the product is not this store's. */
-export async function listVariants(storeId: string, productId: string, query: VariantQuery = {}) {
-  await requireProduct(db(), storeId, productId);
-  return db().variant.findMany({ ...query, where: { productId }, orderBy: ORDER });
+export async function listVariants(ctx: RequestContext, storeId: string, productId: string, query: VariantQuery = {}) {
+  if (!isUuid(productId)) throw notFound('Product');
+  const product = await ctx.db.product.findFirst({ where: { id: productId, storeId }, select: { id: true } });
+  if (!product) throw notFound('Product');
+  return ctx.db.variant.findMany({ ...query, where: { productId }, orderBy: ORDER });
 }
 
 /**
@@ -80,49 +80,52 @@ export async function listVariants(storeId: string, productId: string, query: Va
  * it survive a replace. The product's search text gains the SKUs and its
  * version is bumped (an If-Match taken before the replace is stale after it).
  */
-export async function replaceVariants(storeId: string, productId: string, input: unknown, query: VariantQuery = {}) {
+export async function replaceVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}) {
   const rows = parseVariants(input);
   if (!isUuid(productId)) throw notFound('Product');
   const skus = rows.map((v) => v.sku);
   try {
-    return await db().$transaction(async (tx) => {
-      // Updating the product row first locks it, so concurrent replaces of one product run one after the other.
-      const product = await tx.product
-        .update({ where: { id: productId, storeId }, data: { version: { increment: 1 } }, select: { name: true, description: true, tags: true } })
-        .catch((e: unknown) => {
-          throw e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2025' ? notFound('Product') : e;
+    return await transaction(ctx, async (t) => {
+      const before = await productBeforeWrite(t, storeId, productId);
+      let previous: Awaited<ReturnType<typeof t.tx.variant.findMany>> = [];
+      const after = await writeProductVersion(t, before, { searchText: searchText(before, skus) }, {}, async () => {
+        // The product row is locked now, so concurrent replaces of one product run one after the other.
+        previous = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
+        const bySku = new Map(previous.map((v) => [v.sku, v]));
+        await t.tx.variant.deleteMany({ where: { productId } });
+        await t.tx.variant.createMany({
+          data: rows.map((v) => ({
+            id: bySku.get(v.sku)?.id,
+            createdAt: bySku.get(v.sku)?.createdAt,
+            storeId,
+            productId,
+            sku: v.sku,
+            title: v.title,
+            options: v.options,
+            optionsKey: v.optionsKey,
+            price: v.price ?? null,
+            inventoryQuantity: v.inventoryQuantity,
+            position: v.position,
+          })),
         });
-      const previous = new Map(
-        (await tx.variant.findMany({ where: { productId }, select: { id: true, sku: true, createdAt: true } })).map((v) => [v.sku, v]),
-      );
-      await tx.variant.deleteMany({ where: { productId } });
-      await tx.variant.createMany({
-        data: rows.map((v) => ({
-          id: previous.get(v.sku)?.id,
-          createdAt: previous.get(v.sku)?.createdAt,
-          storeId,
-          productId,
-          sku: v.sku,
-          title: v.title,
-          options: v.options,
-          optionsKey: v.optionsKey,
-          price: v.price ?? null,
-          inventoryQuantity: v.inventoryQuantity,
-          position: v.position,
-        })),
       });
-      await tx.product.update({ where: { id: productId }, data: { searchText: searchText(product, skus) } });
-      return tx.variant.findMany({ ...query, where: { productId }, orderBy: ORDER });
+      const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });
+      emitProductEvent(t, 'product.variants_replaced', after, {
+        before,
+        extra: { variants: variants.map(variantView) },
+        previousExtra: { variants: previous.map(variantView) },
+      });
+      return variants;
     });
   } catch (e) {
-    if (violatedUniqueIndex(e) === 'variants_store_id_sku_key') throw await skuConflict(storeId, productId, skus);
+    if (violatedUniqueIndex(e) === 'variants_store_id_sku_key') throw await skuConflict(ctx, storeId, productId, skus);
     throw e;
   }
 }
 
 /** After a rolled-back replace: which requested SKUs another product of the store holds. */
-async function skuConflict(storeId: string, productId: string, skus: string[]) {
-  const taken = await db().variant.findMany({
+async function skuConflict(ctx: RequestContext, storeId: string, productId: string, skus: string[]) {
+  const taken = await ctx.db.variant.findMany({
     where: { storeId, sku: { in: skus }, productId: { not: productId } },
     select: { sku: true },
   });

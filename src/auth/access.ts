@@ -1,0 +1,27 @@
+import type { RequestContext } from '../context';
+import { type Permission, SCOPES } from '../domain/access';
+import { hasStorePermission, type Principal, userOf } from '../domain/principal';
+import { AppError } from '../errors';
+import { insufficientScope, missingCredential } from './challenges';
+
+/**
+ * The answer to an operation the principal may not perform: 401 without a
+ * principal, 403 forbidden for a dashboard user, 403 insufficient_scope (naming
+ * the scopes that would pass) for a public credential. GraphQL's scope checks
+ * and the REST routes that check before reading a body answer alike.
+ */
+export function accessDenied(principal: Principal, wantedScopes: readonly string[] = []): AppError {
+  if (principal.kind === 'user' || principal.kind === 'operator' || principal.kind === 'system') {
+    return new AppError('forbidden', 'You do not have permission to perform this action');
+  }
+  if (principal.kind === 'api_key' || principal.kind === 'oauth_app') {
+    const scopes = SCOPES.filter((s) => wantedScopes.includes(s));
+    return insufficientScope(scopes, `This credential lacks the required scope: ${scopes.join(' or ') || 'none matches'}`);
+  }
+  return missingCredential('dashboard', 'Authentication required: send Authorization: Bearer <token>');
+}
+
+/** Throws accessDenied unless the request's dashboard user holds `permission` in the store. */
+export function requireStorePermission(ctx: RequestContext, storeId: string, permission: Permission): void {
+  if (!hasStorePermission(userOf(ctx.principal), storeId, permission)) throw accessDenied(ctx.principal);
+}

@@ -1,0 +1,109 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { RequestContext } from '../context';
+import type { Prisma } from '../db/client';
+import type { Mode } from '../domain/access';
+import type { Actor, EventType, FieldChange, ResourceType } from '../domain/events';
+import type { Principal } from '../domain/principal';
+import { AppError } from '../errors';
+
+/**
+ * The transactional outbox. A write runs inside transaction(); what it emits is
+ * kept in memory and inserted, as one multi-row INSERT, just before the
+ * transaction commits. A write that fails or rolls back leaves no event; a
+ * committed write always leaves its events. Issue-free readers (the change
+ * history, webhook delivery) read the same table.
+ */
+
+export interface EventInput {
+  type: EventType;
+  /** The store whose history shows the event; null for resources of no store (OAuth apps). */
+  storeId: string | null;
+  /** Defaults to the request's mode; a resource with a mode of its own (API key, OAuth grant) passes it. */
+  mode?: Mode;
+  resource: { type: ResourceType; id: string; version?: number | null };
+  /** The resource as the REST API shows it after the change (before it, for a deletion). Never a secret. */
+  data: Record<string, unknown>;
+  changes?: FieldChange[] | null;
+  /** Defaults to the request's principal (the OAuth endpoints name the client they authenticated). */
+  actor?: Actor;
+}
+
+/** A context inside transaction(): the transaction client and the events waiting for the commit. */
+export interface TransactionContext extends RequestContext {
+  tx: Prisma.TransactionClient;
+  outbox: Prisma.EventCreateManyInput[];
+}
+
+/**
+ * Thrown inside a transaction when an optimistic check saw a concurrent write
+ * (a version moved between read and write). transaction() runs the whole unit
+ * again on fresh data, a few times, before answering 409.
+ */
+export class ConcurrentWrite extends Error {
+  constructor() {
+    super('concurrent write');
+  }
+}
+
+const ATTEMPTS = 5;
+
+/** Runs `work` in one database transaction whose events are inserted with it; nested calls join the outer transaction. */
+export async function transaction<T>(ctx: RequestContext, work: (t: TransactionContext) => Promise<T>): Promise<T> {
+  if (isTransactionContext(ctx)) return work(ctx);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.$transaction(async (tx) => {
+        const t: TransactionContext = { ...ctx, tx, outbox: [] };
+        const result = await work(t);
+        if (t.outbox.length) await tx.event.createMany({ data: t.outbox });
+        return result;
+      });
+    } catch (e) {
+      if (!(e instanceof ConcurrentWrite)) throw e;
+      if (attempt >= ATTEMPTS) throw new AppError('conflict', 'The resource kept changing concurrently; retry the request');
+    }
+  }
+}
+
+const isTransactionContext = (ctx: RequestContext): ctx is TransactionContext => 'outbox' in ctx;
+
+/** Records an event of the current transaction. */
+export function emit(t: TransactionContext, event: EventInput): void {
+  const actor = event.actor ?? actorOf(t.principal);
+  t.outbox.push({
+    id: uuidv7(),
+    type: event.type,
+    storeId: event.storeId,
+    mode: event.mode ?? t.mode,
+    occurredAt: t.now(),
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorName: actor.name,
+    source: t.source,
+    requestId: t.requestId,
+    resourceType: event.resource.type,
+    resourceId: event.resource.id,
+    resourceVersion: event.resource.version ?? null,
+    data: asJson(event.data) as Prisma.InputJsonObject,
+    changes: event.changes ? (asJson(event.changes) as Prisma.InputJsonArray) : undefined,
+  });
+}
+
+/** Dates as ISO strings, as the REST API writes them: what is stored is what a client would have read. */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+/** How the history names whoever acted: never a secret, an API key by its redacted form. */
+export function actorOf(p: Principal): Actor {
+  switch (p.kind) {
+    case 'user':
+      return { kind: 'user', id: p.userId, name: p.name || p.email };
+    case 'api_key':
+      return { kind: 'api_key', id: p.id, name: p.redactedKey };
+    case 'oauth_app':
+      return { kind: 'oauth_app', id: p.appId, name: p.appName };
+    case 'operator':
+      return { kind: 'operator', id: p.username, name: `${p.username} (CLI)` };
+    default:
+      return { kind: 'system', id: null, name: 'system' };
+  }
+}
