@@ -18,6 +18,11 @@
  *
  * Usage: tsx bench/seed.ts <1k|10k|100k|1m> [--force]
  */
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { loadConfig } from '../src/config';
+import { createContext } from '../src/context';
+import { SYSTEM } from '../src/domain/principal';
 import { applyMigrations } from '../src/db/migrate';
 import { postgresAdapterFactory } from '../src/db/adapters';
 import { closeDatabase, db, openDatabase } from '../src/db/client';
@@ -146,8 +151,8 @@ export async function prepareCatalog(size: number, opts: { dbName: string; reuse
   await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
   let storeId: string;
   try {
-    const owner = await createUser({ email: OWNER_EMAIL, name: 'Bench Owner' });
-    storeId = (await createStore({ name: STORE_NAME, currency: 'EUR', ownerId: owner.id })).id;
+    const owner = await createUser(benchContext(), { email: OWNER_EMAIL, name: 'Bench Owner' });
+    storeId = (await createStore(benchContext(), { name: STORE_NAME, currency: 'EUR', ownerId: owner.id })).id;
   } finally {
     await closeDatabase();
   }
@@ -197,8 +202,8 @@ export async function openFixture(url: string): Promise<BenchFixture> {
   await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
   try {
     const store = await db().store.findFirstOrThrow({ where: { name: STORE_NAME }, select: { id: true, ownerId: true } });
-    const { token } = await issueDashboardToken(store.ownerId, { name: 'bench' });
-    const apiKey = await createBenchApiKey(store.id, store.ownerId);
+    const { token } = await issueDashboardToken(benchContext(), store.ownerId, { name: 'bench' });
+    const apiKey = await createBenchApiKey(store.id);
     // The oldest product that has variants, an image and an SEO record: the richest read-one response.
     const [full] = await db().$queryRaw<{ id: string }[]>`
       SELECT p.id::text AS id FROM products p
@@ -231,9 +236,14 @@ export async function openFixture(url: string): Promise<BenchFixture> {
 }
 
 /** A live secret key with the default scopes, for the public API scenarios. */
-async function createBenchApiKey(storeId: string, ownerId: string): Promise<string> {
-  const { secret } = await createApiKey(storeId, { name: 'bench', type: 'secret', mode: 'live', scopes: ['public:read', 'payments:read'] }, ownerId);
+async function createBenchApiKey(storeId: string): Promise<string> {
+  const { secret } = await createApiKey(benchContext(), storeId, { name: 'bench', type: 'secret', mode: 'live', scopes: ['public:read', 'payments:read'] });
   return secret;
+}
+
+/** The benchmark's own setup acts as the system on the open database. */
+function benchContext() {
+  return createContext({ requestId: randomUUID(), source: 'system', principal: SYSTEM, config: loadConfig({ SEED_DEMO: 'false' }), log: pino({ level: 'silent' }), db: db() });
 }
 
 if (require.main === module) {

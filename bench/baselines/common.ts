@@ -66,7 +66,7 @@ export async function authorize(authorization: string | undefined, storeId: stri
     [hash],
   );
   if (!row || row.revoked_at || (row.expires_at && row.expires_at <= new Date())) throw new HttpError(401, 'invalid_token');
-  const viewer: Viewer = { userId: row.user_id, email: row.email, tokenId: row.token_id, memberships: row.memberships };
+  const viewer: Viewer = { kind: 'user', userId: row.user_id, email: row.email, name: row.email, tokenId: row.token_id, memberships: row.memberships };
   verified.set(hash, { viewer, until: Math.min(Date.now() + 5000, row.expires_at?.getTime() ?? Infinity) });
   if (!hasStorePermission(viewer, storeId, 'manage_products')) throw new HttpError(403, 'forbidden');
   return viewer;

@@ -1,4 +1,5 @@
 import { revokeDashboardToken } from '../../src/auth/dashboardTokens';
+import { testContext } from '../helpers/context';
 import { db } from '../../src/db/client';
 import { addMember } from '../../src/services/stores';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
@@ -70,7 +71,7 @@ describe('manage_products on the merchant API (REST and GraphQL)', () => {
     const token = await memberToken(a.storeId, ['manage_products']);
     expect((await t.request('GET', listPath(a.storeId), { token })).status).toBe(200);
     const row = await db().dashboardToken.findFirstOrThrow({ orderBy: { createdAt: 'desc' } });
-    await revokeDashboardToken(row.id);
+    await revokeDashboardToken(testContext(), row.id);
     const res = await t.request('GET', listPath(a.storeId), { token });
     expect(res.status).toBe(401);
     expect(res.body.detail).toMatch(/revoked/);
@@ -129,7 +130,7 @@ describe('verified-token cache', () => {
     const token = await memberToken(a.storeId, ['manage_products']);
     expect((await listOnce(token)).status).toBe(200);
     const row = await db().dashboardToken.findFirstOrThrow({ orderBy: { createdAt: 'desc' } });
-    await addMember({ storeId: a.storeId, userId: row.userId, permissions: [] });
+    await addMember(testContext(), { storeId: a.storeId, userId: row.userId, permissions: [] });
     expect((await listOnce(token)).status).toBe(403);
   });
 });

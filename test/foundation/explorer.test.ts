@@ -1,5 +1,6 @@
 import { Script } from 'node:vm';
-import { seedDemo } from '../../src/db/seed';
+import { testContext } from '../helpers/context';
+import { seedDemo } from '../../src/services/demoSeed';
 import {
   explorerTabs,
   HEADERS_WITH_TOKEN,
@@ -18,7 +19,7 @@ let demo: NonNullable<Awaited<ReturnType<typeof seedDemo>>>;
 
 beforeAll(async () => {
   t = await startTestServer();
-  demo = (await seedDemo())!;
+  demo = (await seedDemo(testContext()))!;
 });
 afterAll(() => t.close());
 

@@ -183,7 +183,7 @@ describe('POST /authorize/consent', () => {
     expect(res.status).toBe(401);
     expect(res.location).toBeNull();
     expect(res.body.code).toBe('unauthenticated');
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="dashboard"');
     expect(await db().oAuthGrant.count()).toBe(before);
     // Authentication is checked before anything in the body is looked at.
     expect((await postForm(t, '/authorize/consent', { decision: 'approve' })).status).toBe(401);

@@ -1,4 +1,5 @@
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/auth/credentials';
+import { testContext } from '../helpers/context';
 import { createProduct } from '../../src/services/products';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
@@ -16,7 +17,7 @@ beforeAll(async () => {
   store = await createStoreFixture();
   app = await registerApp(t, store.ownerToken, { allowedScopes: [...SCOPES] });
   for (const [name, status] of [['Live one', 'active'], ['Work in progress', 'draft'], ['Retired', 'archived']] as const) {
-    ids[status] = (await createProduct(store.storeId, { name, price: '10', categorySlugs: ['shoes'], status, inventoryQuantity: 7 })).id;
+    ids[status] = (await createProduct(testContext(), store.storeId, { name, price: '10', categorySlugs: ['shoes'], status, inventoryQuantity: 7 })).id;
   }
 });
 afterAll(() => t.close());

@@ -6,6 +6,7 @@
  * loses an index fails here rather than at 1M products in production.
  */
 import { FILTER_VALUES, catalogStatements } from '../../bench/seed';
+import { testContext } from '../helpers/context';
 import { db, Prisma } from '../../src/db/client';
 import { productPageQuery, type ProductFilter } from '../../src/services/productList';
 import { createStore, createUser } from '../../src/services/stores';
@@ -28,8 +29,8 @@ beforeAll(async () => {
   const sizes = [2000, 2000, 2000, 2000];
   const stores: string[] = [];
   for (const [i, size] of sizes.entries()) {
-    const owner = await createUser({ email: `explain-${i}@example.test`, name: 'Owner' });
-    const store = await createStore({ name: `Explain ${i}`, currency: 'EUR', ownerId: owner.id });
+    const owner = await createUser(testContext(), { email: `explain-${i}@example.test`, name: 'Owner' });
+    const store = await createStore(testContext(), { name: `Explain ${i}`, currency: 'EUR', ownerId: owner.id });
     for (const sql of catalogStatements(store.id, size)) await db().$executeRawUnsafe(sql);
     stores.push(store.id);
   }

@@ -1,4 +1,5 @@
 import { createProduct } from '../../src/services/products';
+import { testContext } from '../helpers/context';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createKey, createOAuthAccessToken, publicGet } from './helpers';
@@ -14,7 +15,7 @@ beforeAll(async () => {
   store = await createStoreFixture();
   other = await createStoreFixture({ currency: 'USD' });
   const add = async (s: StoreFixture, name: string, fields: Record<string, unknown>) => {
-    ids[name] = (await createProduct(s.storeId, { name, price: '10', categorySlugs: ['shoes'], ...fields })).id;
+    ids[name] = (await createProduct(testContext(), s.storeId, { name, price: '10', categorySlugs: ['shoes'], ...fields })).id;
   };
   await add(store, 'Trail runner', { status: 'active', price: '120.50', tags: ['running', 'outdoor'], inventoryQuantity: 3, description: 'Grippy sole' });
   await add(store, 'Linen shirt', { status: 'active', price: '45', categorySlugs: ['shirts'], tags: ['summer'], inventoryQuantity: 0 });
