@@ -9,7 +9,6 @@ import type { RequestContext } from '../context';
 import { db } from '../db/client';
 import type { Permission, Scope } from '../domain/access';
 import { credentialOf, hasScope, hasStorePermission, userOf } from '../domain/principal';
-import type { PartTypes } from '../rest/multipart';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 
@@ -20,7 +19,8 @@ export interface StorePermissionScope {
 
 /** The request context, plus what only a GraphQL multipart request knows: the Content-Type each file part was sent with. */
 export interface GraphQLContext extends RequestContext {
-  uploadPartTypes?: PartTypes;
+  /** The type the first file part named `name` was sent with; null when none, `fallback` when no such part was seen. */
+  uploadPartTypes?: { fileType(name: string, fallback: string): string | null };
 }
 
 export const builder = new SchemaBuilder<{
