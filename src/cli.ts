@@ -8,42 +8,23 @@
  * error (unknown command or flag, missing or malformed value), which is
  * reported before the database is opened.
  */
-import { randomUUID } from 'node:crypto';
-import { userInfo } from 'node:os';
 import { CommanderError } from 'commander';
-import pino from 'pino';
 import { buildProgram, UsageError } from './cli/command';
 import { commands } from './cli/commands';
+import { operatorContext } from './cli/context';
 import { loadConfig } from './config';
-import { createContext, type RequestContext } from './context';
+import type { RequestContext } from './context';
 import { closeDatabase, openDatabase } from './db/client';
 import { AppError } from './errors';
 import { isOperational } from './fatal';
 import { camelToSnake } from './naming';
-
-/** Who runs the CLI: the operating-system user, recorded as the actor of every change a command makes. */
-function operatorName(): string {
-  try {
-    return userInfo().username || 'operator';
-  } catch {
-    return 'operator';
-  }
-}
 
 /** The one place the CLI opens and closes the database, around one command; the command acts as the operator. */
 async function withDatabase<T>(fn: (ctx: RequestContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   try {
-    const ctx = createContext({
-      requestId: randomUUID(),
-      source: 'cli',
-      principal: { kind: 'operator', username: operatorName() },
-      config,
-      log: pino({ level: 'silent' }),
-      db: database.prisma,
-    });
-    return await fn(ctx);
+    return await fn(operatorContext(config, database.prisma));
   } finally {
     await closeDatabase();
   }

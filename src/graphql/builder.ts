@@ -6,7 +6,6 @@ import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { accessDenied } from '../auth/access';
 import type { RequestContext } from '../context';
-import { db } from '../db/client';
 import type { Permission, Scope } from '../domain/access';
 import { credentialOf, hasScope, hasStorePermission, userOf } from '../domain/principal';
 import type PrismaTypes from '../generated/pothos-types';
@@ -39,7 +38,8 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
   defaultFieldNullability: false,
   prisma: {
-    client: () => db(),
+    // Relations Pothos loads itself go through the request's database too.
+    client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',

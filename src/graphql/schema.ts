@@ -10,6 +10,7 @@ import './images';
 import './oauth';
 import './apiKeys';
 import './public';
+import './categories';
 import './changes';
 
 export const schema = builder.toSchema();

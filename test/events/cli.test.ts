@@ -1,34 +1,61 @@
 import { userInfo } from 'node:os';
+import { buildProgram } from '../../src/cli/command';
+import { commands } from '../../src/cli/commands';
+import { operatorContext } from '../../src/cli/context';
 import { db } from '../../src/db/client';
-import { cliOn, serveDataDir } from '../helpers/cli';
+import { cliOn } from '../helpers/cli';
+import { startTestServer, type TestServer } from '../helpers/harness';
 import { newTempDir } from '../helpers/templates';
 
 /**
  * The CLI writes as the operator: every command that changes a store leaves
  * its events, recorded with source "cli", and `changes list` reads them back.
- * Real processes on a real embedded database.
  */
-describe('CLI writes', () => {
-  it('record who ran them, through the CLI, with no secret, and read back with `changes list`', async () => {
-    const dataDir = newTempDir('catalog-events-cli-');
-    const { json: cli, outcome } = cliOn(dataDir);
-    const operator = userInfo().username;
-    await cli('user', 'create', '--email', 'ana@example.test', '--name', 'Ana', '--password', 'correct horse battery');
-    await cli('user', 'create', '--email', 'bo@example.test', '--name', 'Bo');
-    const store = await cli('store', 'create', '--name', 'Ana shop', '--currency', 'EUR', '--owner', 'ana@example.test');
+const operator = userInfo().username;
+
+describe('CLI commands (the real command table, run in this process on the test database)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  /** Parses and runs one command line as `npm run cli --` would, returning what it would print. */
+  async function cli(...argv: string[]): Promise<any> {
+    let result: unknown;
+    const program = buildProgram(commands, {
+      execute: async (command, flags) => {
+        result = JSON.parse(JSON.stringify(await command.run(flags, operatorContext(t.config, db()))));
+      },
+      writeOut: () => {},
+      writeErr: () => {},
+    });
+    await program.parseAsync(argv, { from: 'user' });
+    return result;
+  }
+
+  it('record every change with the operator as actor, and no secret', async () => {
+    const u = `${Date.now().toString(36)}`;
+    await cli('user', 'create', '--email', `ana-${u}@example.test`, '--name', 'Ana', '--password', 'correct horse battery');
+    await cli('user', 'create', '--email', `bo-${u}@example.test`, '--name', 'Bo');
+    const store = await cli('store', 'create', '--name', `Ana shop ${u}`, '--currency', 'EUR', '--owner', `ana-${u}@example.test`);
     await cli('category', 'create', '--store', store.id, '--slug', 'hats', '--name', 'Hats');
     await cli('category', 'update', '--store', store.id, '--category', 'hats', '--name', 'Caps', '--slug', 'caps');
     await cli('category', 'delete', '--store', store.id, '--category', 'caps');
-    await cli('member', 'add', '--store', store.id, '--user', 'bo@example.test', '--permissions', 'manage_products');
-    await cli('member', 'add', '--store', store.id, '--user', 'bo@example.test', '--permissions', 'manage_products,view_changes');
-    await cli('member', 'remove', '--store', store.id, '--user', 'bo@example.test');
+    await cli('member', 'add', '--store', store.id, '--user', `bo-${u}@example.test`, '--permissions', 'manage_products');
+    // The same permissions again change nothing.
+    await cli('member', 'add', '--store', store.id, '--user', `bo-${u}@example.test`, '--permissions', 'manage_products');
+    await cli('member', 'add', '--store', store.id, '--user', `bo-${u}@example.test`, '--permissions', 'manage_products,view_changes');
+    await cli('member', 'remove', '--store', store.id, '--user', `bo-${u}@example.test`);
+    await expect(cli('member', 'remove', '--store', store.id, '--user', `ana-${u}@example.test`)).rejects.toMatchObject({ code: 'conflict' });
     const key = await cli('key', 'create', '--store', store.id, '--type', 'secret', '--mode', 'live', '--name', 'backend', '--scopes', 'products:read');
-    await cli('key', 'revoke', '--store', store.id, '--key', key.id);
-    const app = await cli('oauth-app', 'create', '--owner', 'ana@example.test', '--name', 'Sync', '--redirect-uris', 'https://sync.example.test/cb', '--scopes', 'public:read');
+    const rolled = await cli('key', 'roll', '--store', store.id, '--key', key.id, '--expires-in-seconds', '0');
+    await cli('key', 'revoke', '--store', store.id, '--key', rolled.id);
+    const app = await cli('oauth-app', 'create', '--owner', `ana-${u}@example.test`, '--name', 'Sync', '--redirect-uris', 'https://sync.example.test/cb', '--scopes', 'public:read');
+    await cli('oauth-app', 'suspend', '--id', app.id);
+    await cli('oauth-app', 'activate', '--id', app.id);
     const rotated = await cli('oauth-app', 'rotate-secret', '--id', app.id);
-    const token = await cli('token', 'issue', '--user', 'ana@example.test');
-    // A refused command changes nothing and records nothing.
-    expect((await outcome('member', 'remove', '--store', store.id, '--user', 'ana@example.test')).code).toBe(1);
+    const token = await cli('token', 'issue', '--user', `ana-${u}@example.test`);
 
     const page = await cli('changes', 'list', '--store', store.id, '--limit', '100');
     expect(page.next_cursor).toBeNull();
@@ -42,6 +69,8 @@ describe('CLI writes', () => {
       'member.updated',
       'member.removed',
       'api_key.created',
+      'api_key.created',
+      'api_key.rolled',
       'api_key.revoked',
     ]);
     for (const e of page.data) {
@@ -54,21 +83,35 @@ describe('CLI writes', () => {
     ]);
     const memberUpdate = page.data.find((e: any) => e.type === 'member.updated');
     expect(memberUpdate.changes).toEqual([{ field: 'permissions', previous: ['manage_products'], next: ['manage_products', 'view_changes'] }]);
+
     const byResource = await cli('changes', 'list', '--store', store.id, '--resource-type', 'category', '--limit', '2');
     expect(byResource.data.map((e: any) => e.type)).toEqual(['category.deleted', 'category.updated']);
-    expect(byResource.next_cursor).toEqual(expect.any(String));
     const rest = await cli('changes', 'list', '--store', store.id, '--resource-type', 'category', '--after', byResource.next_cursor);
     expect(rest.data.map((e: any) => e.type)).toEqual(['category.created']);
 
-    // Every stored event, store-bound or not (OAuth apps belong to users), holds none of the secrets the commands printed.
-    const server = await serveDataDir(dataDir);
-    try {
-      const events = await db().event.findMany({ orderBy: { id: 'asc' } });
-      expect(events.filter((e) => e.resourceType === 'oauth_app').map((e) => e.type)).toEqual(['oauth_app.created', 'oauth_app.updated']);
-      const all = JSON.stringify(events);
-      for (const secret of [key.secret, app.client_secret, rotated.client_secret, token.token, 'correct horse battery']) expect(all).not.toContain(secret);
-    } finally {
-      await server.close();
-    }
-  }, 180_000);
+    // OAuth apps belong to users: their events are in no store's history, but they are recorded.
+    const appEvents = await db().event.findMany({ where: { resourceId: app.id }, orderBy: { id: 'asc' } });
+    expect(appEvents.map((e) => [e.type, e.storeId, e.source])).toEqual([
+      ['oauth_app.created', null, 'cli'],
+      ['oauth_app.suspended', null, 'cli'],
+      ['oauth_app.activated', null, 'cli'],
+      ['oauth_app.updated', null, 'cli'],
+    ]);
+    const all = JSON.stringify(await db().event.findMany());
+    for (const secret of [key.secret, rolled.secret, app.client_secret, rotated.client_secret, token.token, 'correct horse battery']) expect(all).not.toContain(secret);
+  });
+});
+
+describe('the CLI process', () => {
+  it('records the operating-system user who ran it, and `changes list` prints the history', async () => {
+    const { json: cli } = cliOn(newTempDir('catalog-events-cli-'));
+    await cli('user', 'create', '--email', 'ana@example.test', '--name', 'Ana');
+    const store = await cli('store', 'create', '--name', 'Ana shop', '--currency', 'EUR', '--owner', 'ana@example.test');
+    const page = await cli('changes', 'list', '--store', "Ana shop");
+    expect(page.data.map((e: any) => [e.type, e.source, e.actor])).toEqual([
+      ['member.added', 'cli', { kind: 'operator', id: operator, name: `${operator} (CLI)` }],
+      ['store.created', 'cli', { kind: 'operator', id: operator, name: `${operator} (CLI)` }],
+    ]);
+    expect(page.data[1].data).toMatchObject({ id: store.id, name: 'Ana shop', currency: 'EUR' });
+  }, 120_000);
 });

@@ -266,6 +266,32 @@ describe('credentials and members', () => {
   });
 });
 
+describe('categories on the dashboard', () => {
+  it('created, updated and deleted through GraphQL; one in use cannot be deleted', async () => {
+    const g = (q: string, v: Record<string, unknown> = {}, token = a.staffToken) => t.graphql(q, { storeId: a.storeId, ...v }, { token });
+    const created = await g(`mutation($storeId: ID!) { createCategory(storeId: $storeId, input: {slug: "socks", name: "Socks"}) { id slug name } }`);
+    const id = created.body.data.createCategory.id;
+    const taken = await g(`mutation($storeId: ID!) { createCategory(storeId: $storeId, input: {slug: "SOCKS", name: "Again"}) { id } }`);
+    expect(taken.body.errors[0].extensions.code).toBe('validation_failed');
+    const renamed = await g(`mutation($storeId: ID!) { updateCategory(storeId: $storeId, category: "socks", input: {name: "Warm socks"}) { slug name } }`);
+    expect(renamed.body.data.updateCategory).toEqual({ slug: 'socks', name: 'Warm socks' });
+    const product = (await createRest(a, { category_slugs: ['socks'] })).body.data.id;
+    const inUse = await g(`mutation($storeId: ID!) { deleteCategory(storeId: $storeId, category: "socks") { id } }`);
+    expect(inUse.body.errors[0].extensions).toMatchObject({ code: 'category_in_use', products: 1 });
+    await t.request('DELETE', `${products(a)}/${product}`, { token: a.ownerToken });
+    const gone = await g(`mutation($storeId: ID!) { deleteCategory(storeId: $storeId, category: "socks") { id slug } }`);
+    expect(gone.body.data.deleteCategory).toEqual({ id, slug: 'socks' });
+    expect((await g(`mutation($storeId: ID!) { deleteCategory(storeId: $storeId, category: "hats") { id } }`, {}, a.viewerToken)).body.errors[0].extensions.code).toBe('forbidden');
+    const events = await stored(id);
+    expect(events.map((e) => [e.type, e.source, e.actorKind])).toEqual([
+      ['category.created', 'dashboard_graphql', 'user'],
+      ['category.updated', 'dashboard_graphql', 'user'],
+      ['category.deleted', 'dashboard_graphql', 'user'],
+    ]);
+    expect(events[1].changes).toEqual([{ field: 'name', previous: 'Socks', next: 'Warm socks' }]);
+  });
+});
+
 describe('reading the history', () => {
   let s: StoreFixture;
   let ids: string[];

@@ -60,6 +60,10 @@ describe('the README CLI examples', () => {
         expect(res.status).toBe(scopes.includes('public:read') || scopes.includes('payments:read') ? 200 : 403);
       }
 
+      // The history shows the examples' own writes, newest first, made by the operator through the CLI.
+      for (const { data } of outputsOf('changes list')) {
+        expect(data[0]).toMatchObject({ type: 'api_key.created', source: 'cli', actor: { kind: 'operator' } });
+      }
 
       // The psql line, run verbatim by a shell in the project directory, reads the running service's data.
       const [psqlLine] = readmeExamples('psql ');
