@@ -10,7 +10,7 @@ import { AppError } from '../errors';
  * The transactional outbox. A write runs inside transaction(); what it emits is
  * kept in memory and inserted, as one multi-row INSERT, just before the
  * transaction commits. A write that fails or rolls back leaves no event; a
- * committed write always leaves its events. Issue-free readers (the change
+ * committed write always leaves its events. Readers (the change
  * history, webhook delivery) read the same table.
  */
 

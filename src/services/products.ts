@@ -84,8 +84,8 @@ export function emitProductEvent(
   product: ProductViewRow,
   opts: { before?: ProductViewRow; version?: number; extra?: Record<string, unknown>; previousExtra?: Record<string, unknown> } = {},
 ) {
-  const data = { ...productView(product, t.config.publicBaseUrl ?? t.baseUrl), ...opts.extra };
-  const changes = opts.before ? fieldChanges({ ...productView(opts.before, t.config.publicBaseUrl ?? t.baseUrl), ...opts.previousExtra }, data) : null;
+  const data = { ...productView(product, t.baseUrl), ...opts.extra };
+  const changes = opts.before ? fieldChanges({ ...productView(opts.before, t.baseUrl), ...opts.previousExtra }, data) : null;
   emit(t, { type, storeId: product.storeId, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, changes });
 }
 
