@@ -57,9 +57,9 @@ export interface MeasureEnv {
   log: (s: string) => void;
 }
 
-/** Expands templates the way the load generator does, for the one request of the response check. */
+/** Expands templates the way the load generator does, for the one request of the response check ({{seq}} is 0: the load's counter starts at 1, and some bodies put it in a number). */
 function firstRequest(r: RequestSpec, lists: Record<string, string[]>): RequestSpec {
-  const expand = (s: string) => s.replace(/\{\{seq\}\}/g, 'check').replace(/\{\{pick:([\w-]+)\}\}/g, (_m, n: string) => lists[n]?.[0] ?? '');
+  const expand = (s: string) => s.replace(/\{\{seq\}\}/g, '0').replace(/\{\{pick:([\w-]+)\}\}/g, (_m, n: string) => lists[n]?.[0] ?? '');
   return { ...r, path: expand(r.path), body: r.body === undefined ? undefined : expand(r.body) };
 }
 

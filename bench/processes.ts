@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadResult, LoadSpec } from './load';
 
@@ -30,16 +30,36 @@ const hasTaskset = (() => {
 export const pinning = hasTaskset ? 'servers on core 0, load generator on core 1 (taskset)' : 'not pinned (taskset missing or a single core)';
 
 /** Spawns `node args…` pinned to one core when possible; taskset execs node, so the pid is node's. */
-function spawnNode(args: string[], opts: { cpu: number; env: Record<string, string>; ipc?: boolean }): ChildProcess {
+function spawnNode(args: string[], opts: { cpu: number; env: Record<string, string>; ipc?: boolean; cwd?: string }): ChildProcess {
   const [cmd, argv] = hasTaskset ? ['taskset', ['-c', String(opts.cpu), process.execPath, ...args]] : [process.execPath, args];
   const child = spawn(cmd, argv, {
-    cwd: ROOT,
+    cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe', ...(opts.ipc ? ['ipc' as const] : [])],
   });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** The production build of the checkout at `root` exists and no file under its src/ (nor the build config) changed since. */
+export function buildIsCurrent(root: string): boolean {
+  try {
+    const built = statSync(path.join(root, 'dist/src/server.js')).mtimeMs;
+    const sources = Math.max(newestMtime(path.join(root, 'src')), ...['tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(path.join(root, f)).mtimeMs));
+    return built > sources;
+  } catch {
+    return false;
+  }
 }
 
 export type TargetName = 'service' | 'B0' | 'B1' | 'B3';
@@ -79,11 +99,19 @@ async function waitReady(url: string, child: ChildProcess, out: () => string, ti
   throw new Error(`server not ready after ${timeoutMs} ms:\n${out()}`);
 }
 
-export async function startTarget(name: TargetName, port: number, env: Record<string, string>): Promise<Target & { readyMs: number }> {
-  const child = spawnNode(['-r', PROBE, ...SCRIPTS[name]], {
+/**
+ * Starts a server under test and waits until it answers. `root` runs the
+ * service build of another checkout (a git worktree of an earlier commit):
+ * its dist/ and its working directory.
+ */
+export async function startTarget(name: TargetName, port: number, env: Record<string, string>, opts: { root?: string } = {}): Promise<Target & { readyMs: number }> {
+  const root = opts.root ?? ROOT;
+  const script = name === 'service' ? [path.join(root, 'dist/src/server.js')] : SCRIPTS[name];
+  const child = spawnNode(['-r', PROBE, ...script], {
     cpu: 0,
     ipc: true,
-    env: { ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: path.join(ROOT, 'dist/src/db/client.js') },
+    cwd: root,
+    env: { ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: path.join(root, 'dist/src/db/client.js') },
   });
   let log = '';
   const keep = (b: Buffer) => {

@@ -15,14 +15,14 @@
  *   --report-only         rewrite latest.md and the charts from the out dir's latest.json (no measuring)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { adminQuery, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -79,26 +79,6 @@ async function dropAbandonedQuickDatabases() {
       alive = false;
     }
     if (!alive) await dropDatabase(datname);
-  }
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** The production build exists and no file under src/ (nor the build config) changed since. */
-function buildIsCurrent(): boolean {
-  try {
-    const built = statSync(path.join(ROOT, 'dist/src/server.js')).mtimeMs;
-    const sources = Math.max(newestMtime(path.join(ROOT, 'src')), ...['tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(path.join(ROOT, f)).mtimeMs));
-    return built > sources;
-  } catch {
-    return false;
   }
 }
 
@@ -161,7 +141,7 @@ async function main() {
   await ensurePostgres(log);
   await dropAbandonedQuickDatabases();
   if (flag('no-build')) log('using the existing build (--no-build)');
-  else if (buildIsCurrent()) log('dist/ is newer than every source file: build skipped');
+  else if (buildIsCurrent(ROOT)) log('dist/ is newer than every source file: build skipped');
   else {
     log('building the service (npm run build)');
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });

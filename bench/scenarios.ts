@@ -17,7 +17,7 @@ export interface ScenarioContext {
   runId: string;
 }
 
-export type Need = `${'GET' | 'POST' | 'PUT'} ${string}` | `graphql:${string}`;
+export type Need = `${'GET' | 'POST' | 'PUT' | 'DELETE'} ${string}` | `graphql:${string}`;
 
 export interface Scenario {
   id: string;
@@ -105,6 +105,53 @@ const uploadScenario = (name: string, label: string): Scenario => ({
   minSeconds: 8,
 });
 
+/**
+ * Two decimals that differ from one run id to the next (ids are base-36
+ * numbers that grow): a write of {{seq}}.<cents> never repeats the value an
+ * earlier run left on a product, so every update is a real one (an update
+ * that changes nothing writes nothing and records no event).
+ */
+export const runCents = (runId: string) => String((Number.parseInt(runId, 36) || 0) % 100).padStart(2, '0');
+
+/**
+ * The write requests, shared by the scenario table and the before/after
+ * write-cost comparison (writeCost.ts). Each changes something on every
+ * request: ids come from lists ({{pick:…}}) and values carry {{seq}} and the
+ * run id.
+ */
+export const WRITE_REQUESTS = {
+  create: (c: ScenarioContext): RequestSpec => ({
+    method: 'POST',
+    path: `${store(c)}/products`,
+    headers: jsonHeaders(c),
+    body: JSON.stringify({ name: 'Bench new {{seq}}', price: 19.99, inventory_quantity: 12, status: 'active', tags: ['sale'], category_slugs: [FILTER_VALUES.category] }),
+  }),
+  /** Picks from `update`. */
+  update: (c: ScenarioContext): RequestSpec => ({ method: 'PUT', path: `${store(c)}/products/{{pick:update}}`, headers: jsonHeaders(c), body: `{"price": {{seq}}.${runCents(c.runId)}}` }),
+  /** Picks from `draft`. */
+  publish: (c: ScenarioContext): RequestSpec => ({ method: 'POST', path: `${store(c)}/products/{{pick:draft}}/publish`, headers: auth(c) }),
+  /** Picks from `active`. */
+  unpublish: (c: ScenarioContext): RequestSpec => ({ method: 'POST', path: `${store(c)}/products/{{pick:active}}/unpublish`, headers: auth(c) }),
+  /** Picks from `update`. */
+  variants: (c: ScenarioContext): RequestSpec => ({
+    method: 'PUT',
+    path: `${store(c)}/products/{{pick:update}}/variants`,
+    headers: jsonHeaders(c),
+    body: JSON.stringify({
+      variants: ['S', 'M', 'L'].map((size) => ({ sku: `BV-${c.runId}-{{seq}}-${size}`, title: size, options: { size }, inventory_quantity: 5 })),
+    }),
+  }),
+  /** Picks from `seo`; no slug, so no request can meet another's. */
+  seo: (c: ScenarioContext): RequestSpec => ({
+    method: 'PUT',
+    path: `${store(c)}/products/{{pick:seo}}/seo`,
+    headers: jsonHeaders(c),
+    body: JSON.stringify({ title: `Bench SEO ${c.runId} {{seq}}`, description: 'A product page for the benchmark.', noindex: false }),
+  }),
+  /** Picks from `delete`. */
+  delete: (c: ScenarioContext): RequestSpec => ({ method: 'DELETE', path: `${store(c)}/products/{{pick:delete}}`, headers: auth(c) }),
+};
+
 export const SCENARIOS: Scenario[] = [
   ...listScenarios,
   {
@@ -146,14 +193,7 @@ export const SCENARIOS: Scenario[] = [
     needs: [`POST ${STORE}/products`],
     baselines: [],
     mutates: true,
-    requests: (c) => [
-      {
-        method: 'POST',
-        path: `${store(c)}/products`,
-        headers: jsonHeaders(c),
-        body: JSON.stringify({ name: 'Bench new {{seq}}', price: 19.99, inventory_quantity: 12, status: 'active', tags: ['sale'], category_slugs: [FILTER_VALUES.category] }),
-      },
-    ],
+    requests: (c) => [WRITE_REQUESTS.create(c)],
   },
   {
     id: 'update',
@@ -161,7 +201,7 @@ export const SCENARIOS: Scenario[] = [
     needs: [`PUT ${STORE}/products/{productId}`],
     baselines: [],
     mutates: true,
-    requests: (c) => [{ method: 'PUT', path: `${store(c)}/products/{{pick:update}}`, headers: jsonHeaders(c), body: '{"price": 21.5}' }],
+    requests: (c) => [WRITE_REQUESTS.update(c)],
     lists: (c) => ({ update: c.f.updateIds }),
   },
   {
@@ -170,8 +210,17 @@ export const SCENARIOS: Scenario[] = [
     needs: [`POST ${STORE}/products/{productId}/publish`],
     baselines: [],
     mutates: true,
-    requests: (c) => [{ method: 'POST', path: `${store(c)}/products/{{pick:draft}}/publish`, headers: auth(c) }],
+    requests: (c) => [WRITE_REQUESTS.publish(c)],
     lists: (c) => ({ draft: c.f.draftIds }),
+  },
+  {
+    id: 'unpublish',
+    title: 'Unpublish an active product',
+    needs: [`POST ${STORE}/products/{productId}/unpublish`],
+    baselines: [],
+    mutates: true,
+    requests: (c) => [WRITE_REQUESTS.unpublish(c)],
+    lists: (c) => ({ active: c.f.activeIds }),
   },
   {
     id: 'variants-replace',
@@ -179,17 +228,17 @@ export const SCENARIOS: Scenario[] = [
     needs: [`PUT ${STORE}/products/{productId}/variants`],
     baselines: [],
     mutates: true,
-    requests: (c) => [
-      {
-        method: 'PUT',
-        path: `${store(c)}/products/{{pick:update}}/variants`,
-        headers: jsonHeaders(c),
-        body: JSON.stringify({
-          variants: ['S', 'M', 'L'].map((size) => ({ sku: `BV-${c.runId}-{{seq}}-${size}`, title: size, options: { size }, inventory_quantity: 5 })),
-        }),
-      },
-    ],
+    requests: (c) => [WRITE_REQUESTS.variants(c)],
     lists: (c) => ({ update: c.f.updateIds }),
+  },
+  {
+    id: 'seo',
+    title: 'Set SEO record',
+    needs: [`PUT ${STORE}/products/{productId}/seo`],
+    baselines: [],
+    mutates: true,
+    requests: (c) => [WRITE_REQUESTS.seo(c)],
+    lists: (c) => ({ seo: c.f.seoIds }),
   },
   {
     id: 'mix-90-10',
@@ -200,7 +249,7 @@ export const SCENARIOS: Scenario[] = [
     requests: (c) => {
       const list = { method: 'GET', path: restListPath(c, ''), headers: auth(c) };
       const read = { method: 'GET', path: `${store(c)}/products/{{pick:read}}`, headers: auth(c) };
-      const update = { method: 'PUT', path: `${store(c)}/products/{{pick:update}}`, headers: jsonHeaders(c), body: '{"price": 22.5}' };
+      const update = WRITE_REQUESTS.update(c);
       return [list, read, list, read, list, read, list, read, read, update];
     },
     lists: (c) => ({ read: c.f.updateIds, update: c.f.updateIds }),

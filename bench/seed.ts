@@ -190,9 +190,11 @@ export interface BenchFixture {
   apiKey: string;
   /** A product with variants, an image and an SEO record (read-one scenarios). */
   productId: string;
-  /** Ids for write scenarios: drafts to publish and products to update. */
+  /** Ids for write scenarios: drafts to publish, active products to unpublish, products to update and products without an SEO record. */
   draftIds: string[];
+  activeIds: string[];
   updateIds: string[];
+  seoIds: string[];
   /** Rows the write scenarios add or change, to undo afterwards. */
   restore: () => Promise<void>;
 }
@@ -212,9 +214,15 @@ export async function openFixture(url: string): Promise<BenchFixture> {
       ORDER BY p.created_at LIMIT 1`;
     const drafts = await db().$queryRaw<{ id: string }[]>`
       SELECT id::text AS id FROM products WHERE store_id = ${store.id}::uuid AND status = 'draft' ORDER BY created_at LIMIT 20000`;
+    const actives = await db().$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM products WHERE store_id = ${store.id}::uuid AND status = 'active' ORDER BY created_at LIMIT 20000`;
     const updates = await db().$queryRaw<{ id: string }[]>`
       SELECT id::text AS id FROM products WHERE store_id = ${store.id}::uuid ORDER BY created_at DESC LIMIT 200`;
+    const withoutSeo = await db().$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM products p WHERE store_id = ${store.id}::uuid AND NOT EXISTS (SELECT 1 FROM product_seo s WHERE s.product_id = p.id)
+      ORDER BY created_at DESC LIMIT 200`;
     const draftIds = drafts.map((r) => r.id);
+    const activeIds = actives.map((r) => r.id);
     return {
       storeId: store.id,
       ownerId: store.ownerId,
@@ -222,11 +230,16 @@ export async function openFixture(url: string): Promise<BenchFixture> {
       apiKey,
       productId: full.id,
       draftIds,
+      activeIds,
       updateIds: updates.map((r) => r.id),
+      seoIds: withoutSeo.map((r) => r.id),
       restore: () =>
         withClient(url, async (c) => {
           await c.query(`DELETE FROM products WHERE store_id = $1 AND name LIKE 'Bench new %'`, [store.id]);
           await c.query(`UPDATE products SET status = 'draft', published_at = NULL WHERE id = ANY($1::uuid[]) AND status <> 'draft'`, [draftIds]);
+          // As seeded: active products were published an hour after their creation.
+          await c.query(`UPDATE products SET status = 'active', published_at = created_at + interval '1 hour' WHERE id = ANY($1::uuid[]) AND status <> 'active'`, [activeIds]);
+          await c.query(`DELETE FROM product_seo WHERE store_id = $1 AND title LIKE 'Bench SEO %'`, [store.id]);
           await c.query('ANALYZE products');
         }),
     };
