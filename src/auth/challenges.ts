@@ -2,8 +2,9 @@ import { AppError, type ErrorCode } from '../errors';
 
 /**
  * Every WWW-Authenticate challenge the service sends, rendered here (RFC 6750
- * 3). Two realms: the dashboard (dashboard tokens: GraphQL, merchant REST, the
- * OAuth consent screen) and the public API (API keys and OAuth access tokens).
+ * 3). Two bearer realms: the dashboard (dashboard tokens: GraphQL, merchant
+ * REST, the OAuth consent screen) and the public API (API keys and OAuth access
+ * tokens); and Basic for OAuth clients at the token and revoke endpoints.
  */
 export type Realm = 'dashboard' | 'public-api';
 export type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
@@ -16,6 +17,9 @@ export function bearerChallenge(realm: Realm, error?: BearerError, description?:
   if (scope) parts.push(`scope="${scope}"`);
   return `Bearer ${parts.join(', ')}`;
 }
+
+/** The OAuth token and revoke endpoints' challenge for a client that failed to authenticate (RFC 6749 5.2). */
+export const CLIENT_CHALLENGE = 'Basic realm="oauth"';
 
 /** 401 without a credential: the challenge names no error (RFC 6750 3.1). */
 export const missingCredential = (realm: Realm, message: string) =>

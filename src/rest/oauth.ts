@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateDashboard } from '../auth/authenticate';
-import { missingCredential } from '../auth/challenges';
+import { CLIENT_CHALLENGE, missingCredential } from '../auth/challenges';
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import type { RequestContext } from '../context';
 import type { Scope } from '../domain/access';
@@ -102,7 +102,7 @@ async function oauthJson(res: ServerResponse, run: () => Promise<unknown>) {
     if (!(e instanceof OAuthError)) throw e;
     status = e.status;
     body = { error: e.error, error_description: e.message };
-    if (e.error === 'invalid_client') res.setHeader('WWW-Authenticate', 'Basic realm="oauth"');
+    if (e.error === 'invalid_client') res.setHeader('WWW-Authenticate', CLIENT_CHALLENGE);
   }
   res.statusCode = status;
   res.setHeader('Cache-Control', 'no-store');

@@ -1,3 +1,4 @@
+import { invalidToken } from '../auth/challenges';
 import { hasValidChecksum, newCredential, safeEqual, sha256Base64Url, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../context';
 import type { Actor } from '../domain/events';
@@ -12,15 +13,14 @@ export const OAUTH_ACCESS_TOKEN_PREFIX = 'svc_oat_';
 export const OAUTH_REFRESH_TOKEN_PREFIX = 'svc_ort_';
 export const OAUTH_CODE_PREFIX = 'svc_oac_';
 
-const invalidToken = (message: string) =>
-  new AppError('invalid_token', message, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+const invalidAccessToken = (message: string) => invalidToken('public-api', message);
 
 /**
  * Resolves an OAuth access token (`svc_oat_…`) to the public credential it stands for:
  * the grant's store, mode and scopes. A token only works while its app is active.
  */
 export async function authenticateOAuthAccessToken(ctx: RequestContext, token: string): Promise<OAuthPrincipal> {
-  if (!hasValidChecksum(token, OAUTH_ACCESS_TOKEN_PREFIX)) throw invalidToken('The OAuth access token is malformed');
+  if (!hasValidChecksum(token, OAUTH_ACCESS_TOKEN_PREFIX)) throw invalidAccessToken('The OAuth access token is malformed');
   const now = ctx.now();
   const row = await ctx.db.oAuthToken.findUnique({
     where: { tokenHash: sha256Hex(token) },
@@ -32,9 +32,9 @@ export async function authenticateOAuthAccessToken(ctx: RequestContext, token: s
       grant: { select: { id: true, storeId: true, mode: true, scopes: true, revokedAt: true, app: { select: { id: true, name: true, status: true } } } },
     },
   });
-  if (!row || row.kind !== 'access') throw invalidToken('The OAuth access token is not valid');
-  if (row.revokedAt || row.grant.revokedAt) throw invalidToken('The OAuth access token has been revoked');
-  if (row.expiresAt <= now) throw invalidToken('The OAuth access token has expired');
+  if (!row || row.kind !== 'access') throw invalidAccessToken('The OAuth access token is not valid');
+  if (row.revokedAt || row.grant.revokedAt) throw invalidAccessToken('The OAuth access token has been revoked');
+  if (row.expiresAt <= now) throw invalidAccessToken('The OAuth access token has expired');
   if (row.grant.app.status !== 'active') throw new AppError('app_suspended', 'The OAuth app this token belongs to is suspended');
   const { grant } = row;
   return {

@@ -1,3 +1,6 @@
+import pino from 'pino';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
 import { db } from '../../src/db/client';
 import { pruneEvents } from '../../src/events/retention';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
@@ -201,6 +204,15 @@ describe('concurrent writes', () => {
 });
 
 describe('credentials and members', () => {
+  afterAll(async () => {
+    // Nothing any of these tests sent or received as a credential is in any stored event.
+    const all = JSON.stringify(await db().event.findMany());
+    for (const token of [a.ownerToken, a.staffToken, a.viewerToken]) expect(all).not.toContain(token);
+    expect(all).not.toMatch(/svc_(dash|oat|ort|oac|ocs)_[A-Za-z0-9]{20}/);
+    expect(all).not.toMatch(/svc_(test|live)_(sk|pk|ck)_[A-Za-z0-9]{20}/);
+    expect(all).not.toMatch(/"(token_hash|client_secret_hash|password_hash|tokenHash|clientSecretHash|passwordHash)"/);
+  });
+
   it('API keys: created, rolled and revoked in the key\'s own mode, named redacted, with no secret', async () => {
     const create = await t.graphql(
       `mutation($storeId: ID!) { createApiKey(storeId: $storeId, input: {name: "backend", type: secret, mode: test, scopes: ["products:read"]}) { secret apiKey { id redactedKey } } }`,
@@ -361,6 +373,23 @@ describe('reading the history', () => {
 });
 
 describe('retention', () => {
+  it("the service's scheduled job prunes on its own, without a request", async () => {
+    const id = (await createRest(a)).body.data.id;
+    await db().event.updateMany({ where: { resourceId: id }, data: { occurredAt: new Date(Date.now() - 31 * 86_400_000) } });
+    // An instance configured to keep 30 days, checking every second, on the same database.
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', CHANGES_RETENTION_DAYS: '30', CHANGES_PRUNE_INTERVAL_MS: '1000' });
+    const instance = createApp(config, { log: pino({ level: 'silent' }) });
+    const stop = instance.startJobs();
+    try {
+      const deadline = Date.now() + 15_000;
+      while ((await stored(id)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await stored(id)).toHaveLength(0);
+    } finally {
+      stop();
+      await instance.close();
+    }
+  });
+
   it('pruneEvents deletes events older than the retention period, and only those', async () => {
     const id = (await createRest(a)).body.data.id;
     const before = await stored(id);
