@@ -122,9 +122,15 @@ export async function getProduct(ctx: RequestContext, storeId: string, id: strin
   return product;
 }
 
-/** The product with what its REST representation shows, read at the start of a write; 404 when it is not the store's. */
+/**
+ * The product with what its REST representation shows, read at the start of a
+ * write; 404 when it is not the store's. The first attempt reads without a
+ * lock (the write checks the version); a re-run after losing a race locks the
+ * row first, so under contention writers queue instead of retrying forever.
+ */
 export async function productBeforeWrite(t: TransactionContext, storeId: string, id: string) {
   if (!isUuid(id)) throw notFound('Product');
+  if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid FOR UPDATE`;
   const product = await t.tx.product.findFirst({ where: { id, storeId }, include: { ...PRODUCT_VIEW_INCLUDE, variants: { select: { sku: true } } } });
   if (!product) throw notFound('Product');
   return product;
