@@ -111,6 +111,17 @@ export function processCpuMicros(pid: number): number | null {
   }
 }
 
+/** CPU time the whole machine spent busy (all cores, every process), in microseconds, from /proc/stat; null where it cannot be read. */
+export function machineBusyMicros(): number | null {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    return ((user + nice + system + irq + softirq + (steal || 0)) * 1e6) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Sums the CPU time of the PostgreSQL backends serving one database. Pools
  * open and close connections, so backends are polled while the load runs

@@ -182,6 +182,10 @@ export class LoadGenerator {
     });
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   run(spec: LoadSpec): Promise<LoadResult> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {

@@ -16,6 +16,12 @@ import net from 'node:net';
 export interface StatementLog {
   /** Statements seen since the last reset(), in order. */
   statements: string[];
+  /**
+   * Milliseconds from each statement's message to its CommandComplete (or
+   * error): parse, plan and execution on the server plus a local round trip;
+   * NaN while it has not completed.
+   */
+  ms: number[];
 }
 
 const SSL_REQUEST = 80877103;
@@ -28,6 +34,8 @@ class FrontendParser {
   private startedUp = false;
   private prepared = new Map<string, string>();
   private portals = new Map<string, string>();
+  /** The client asked for TLS: the server's one-byte answer comes before any typed message. */
+  sslRequested = false;
 
   constructor(private readonly onStatement: (sql: string) => void) {}
 
@@ -40,6 +48,7 @@ class FrontendParser {
         const len = this.buf.readInt32BE(0);
         if (this.buf.length < len) return;
         const code = this.buf.readInt32BE(4);
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) this.sslRequested = true;
         this.buf = this.buf.subarray(len);
         if (code !== SSL_REQUEST && code !== GSSENC_REQUEST && code !== CANCEL_REQUEST) this.startedUp = true;
         continue;
@@ -87,17 +96,55 @@ class FrontendParser {
   }
 }
 
+/** Reads the server's side of one connection: each CommandComplete, EmptyQueryResponse or ErrorResponse ends the oldest pending statement. */
+class BackendParser {
+  private buf: Buffer = Buffer.alloc(0);
+  private skippedSslByte = false;
+
+  constructor(
+    private readonly frontend: FrontendParser,
+    private readonly onDone: () => void,
+  ) {}
+
+  push(chunk: Buffer) {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    if (this.frontend.sslRequested && !this.skippedSslByte && this.buf.length) {
+      this.buf = this.buf.subarray(1);
+      this.skippedSslByte = true;
+    }
+    while (this.buf.length >= 5) {
+      const type = String.fromCharCode(this.buf[0]);
+      const len = this.buf.readInt32BE(1);
+      if (this.buf.length < 1 + len) return;
+      this.buf = this.buf.subarray(1 + len);
+      if (type === 'C' || type === 'I' || type === 'E') this.onDone();
+    }
+  }
+}
+
 export class StatementCounter {
   private server?: net.Server;
   private sockets = new Set<net.Socket>();
   private log: string[] = [];
+  private ms: number[] = [];
   port = 0;
 
   constructor(private readonly upstream: { host: string; port: number }) {}
 
   async start(): Promise<this> {
     this.server = net.createServer((client) => {
-      const parser = new FrontendParser((sql) => this.log.push(sql));
+      // This connection's statements waiting for their completion: index in the log and start time.
+      const pending: { at: number; log: string[]; started: bigint }[] = [];
+      const parser = new FrontendParser((sql) => {
+        pending.push({ at: this.log.length, log: this.log, started: process.hrtime.bigint() });
+        this.log.push(sql);
+        this.ms.push(NaN);
+      });
+      const backend = new BackendParser(parser, () => {
+        const p = pending.shift();
+        // A statement of an earlier window (before reset()) has nowhere to go.
+        if (p && p.log === this.log) this.ms[p.at] = Number(process.hrtime.bigint() - p.started) / 1e6;
+      });
       const upstream = net.connect(this.upstream.port, this.upstream.host);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -112,7 +159,10 @@ export class StatementCounter {
         parser.push(chunk);
         upstream.write(chunk);
       });
-      upstream.pipe(client);
+      upstream.on('data', (chunk: Buffer) => {
+        backend.push(chunk);
+        client.write(chunk);
+      });
       client.on('end', () => upstream.end());
       upstream.on('end', () => client.end());
     });
@@ -131,10 +181,11 @@ export class StatementCounter {
 
   reset() {
     this.log = [];
+    this.ms = [];
   }
 
   snapshot(): StatementLog {
-    return { statements: [...this.log] };
+    return { statements: [...this.log], ms: [...this.ms] };
   }
 
   async stop() {

@@ -35,12 +35,12 @@
  *   --before-dir=<dir>   use an already built checkout (e.g. a kept worktree) as "before" instead of building --before
  *   --report-only        rewrite writes.md from the out dir's writes.json (no measuring)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult, RequestSpec } from './load';
-import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropDatabase, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
+import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropDatabase, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
 import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog, type BenchFixture } from './seed';
@@ -102,22 +102,29 @@ function lockIsSubset(ref: string): boolean {
   return Object.entries(theirs).every(([k, v]) => k === '' || ours[k]?.version === v.version);
 }
 
+/** Runs a command in `cwd`, its output shown only when it fails. */
+function run(cmd: string, a: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(cmd, a, { cwd, maxBuffer: 1 << 26 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${a.join(' ')} in ${cwd} failed:\n${stdout}${stderr}`)) : resolve())),
+  );
+}
+
 /** A detached worktree of `ref` outside the repository, with dependencies, the generated Prisma client and the production build. */
-function buildWorktree(ref: string, label: string): string {
+async function buildWorktree(ref: string, label: string): Promise<string> {
   const dir = path.join(tmpdir(), `bench-${label}-${process.pid}`);
   log(`${label}: worktree of ${ref} in ${dir}`);
   git(ROOT, 'worktree', 'add', '--detach', dir, ref);
   worktrees.push(dir);
-  const run = (cmd: string, a: string[]) => execFileSync(cmd, a, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   if (lockIsSubset(ref)) {
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-    run('sh', ['scripts/generate.sh']);
+    await run('sh', ['scripts/generate.sh'], dir);
   } else {
     log(`${label}: its package-lock.json pins versions this checkout lacks: npm ci`);
-    run('npm', ['ci', '--no-audit', '--no-fund']);
+    await run('npm', ['ci', '--no-audit', '--no-fund'], dir);
   }
   log(`${label}: building`);
-  run('npm', ['run', '--silent', 'build']);
+  await run('npm', ['run', '--silent', 'build'], dir);
+  log(`${label}: built`);
   return dir;
 }
 
@@ -142,24 +149,30 @@ function removeWorktrees() {
   }
 }
 
-function prepareVersions(): Version[] {
+async function prepareVersions(): Promise<Version[]> {
   const beforeDir = option('before-dir');
   if (beforeDir) log(`before: the build in ${beforeDir} (--before-dir)`);
-  const beforeRoot = beforeDir ? path.resolve(beforeDir) : buildWorktree(beforeRef, 'before');
-  let afterRoot = ROOT;
-  let afterDescribe: string;
-  if (afterRef) {
-    afterRoot = buildWorktree(afterRef, 'after');
-    afterDescribe = git(afterRoot, 'rev-parse', '--short', 'HEAD');
-  } else {
-    const dirty = git(ROOT, 'status', '--porcelain', '--', 'src', 'prisma', 'package-lock.json') !== '';
-    afterDescribe = `${git(ROOT, 'rev-parse', '--short', 'HEAD')}${dirty ? ' + uncommitted changes under src/ or prisma/' : ''}`;
-    if (buildIsCurrent(ROOT)) log('after: dist/ is newer than every source file: build skipped');
-    else {
-      log('after: building this checkout (npm run build)');
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    }
-  }
+  let afterDescribe = '';
+  // Both builds at once (tsc is mostly single-threaded).
+  const [beforeRoot, afterRoot] = await Promise.all([
+    beforeDir ? path.resolve(beforeDir) : buildWorktree(beforeRef, 'before'),
+    (async () => {
+      if (afterRef) {
+        const dir = await buildWorktree(afterRef, 'after');
+        afterDescribe = git(dir, 'rev-parse', '--short', 'HEAD');
+        return dir;
+      }
+      const dirty = git(ROOT, 'status', '--porcelain', '--', 'src', 'prisma', 'package-lock.json') !== '';
+      afterDescribe = `${git(ROOT, 'rev-parse', '--short', 'HEAD')}${dirty ? ' + uncommitted changes under src/ or prisma/' : ''}`;
+      if (buildIsCurrent(ROOT)) log('after: dist/ is newer than every source file: build skipped');
+      else {
+        log('after: building this checkout (npm run build)');
+        await run('npm', ['run', '--silent', 'build'], ROOT);
+        log('after: built');
+      }
+      return ROOT;
+    })(),
+  ]);
   const version = (label: Version['label'], root: string, describe: string): Version => ({
     label,
     root,
@@ -257,6 +270,7 @@ function writeScenarios(f: BenchFixture, pools: Pools): WriteScenario[] {
 
 interface StatementSample {
   wire: number;
+  ms: number[];
   prisma: number | null;
   labels: string[];
   statements: string[];
@@ -268,8 +282,10 @@ interface StatementResult {
   perRequest: number;
   mean: number;
   prismaPerRequest: number | null;
-  /** One request's statements, in order (the first sample with the median count). */
-  shape: { label: string; sql: string }[];
+  /** One request's statements, in order (the first sample with the median count), each with its median time over the samples of the same shape. */
+  shape: { label: string; sql: string; ms: number }[];
+  /** Median over the samples of the sum of their statement times: the request's time in the database, round trips included. */
+  dbMs: number;
   samples: number[];
   failed?: string;
 }
@@ -286,8 +302,10 @@ interface ThroughputRound {
   pgCpuUs: number;
   /** Ids that had to repeat (a list too short for the run): those requests may have written nothing. */
   repeated: number;
-  /** The machine's 1-minute load average as the round began: other work on the machine skews req/s (not statement counts). */
+  /** The machine's 1-minute load average as the round began (this run's own processes included). */
   load1: number;
+  /** Cores' worth of CPU that neither the measured service, its PostgreSQL backends, the load generator nor this script used during the round: other work on the machine (and PostgreSQL's background processes), which skews req/s but not statement counts. */
+  otherCores: number | null;
 }
 
 interface VersionResult {
@@ -324,7 +342,7 @@ async function countStatements(load: LoadGenerator, v: Version, s: WriteScenario
   const sampled: StatementSample[] = [];
   if (all.non2xx || all.errors) {
     await s.reset?.(v, runLists, warm);
-    return { perRequest: NaN, mean: NaN, prismaPerRequest: null, shape: [], samples: [], failed: `answered ${all.firstBadStatus ?? 'with errors'} during warm-up` };
+    return { perRequest: NaN, mean: NaN, prismaPerRequest: null, shape: [], dbMs: NaN, samples: [], failed: `answered ${all.firstBadStatus ?? 'with errors'} during warm-up` };
   }
   // One request per load run, each picking the list's next id after those already used.
   for (let i = 0; i < samples; i++) {
@@ -334,9 +352,10 @@ async function countStatements(load: LoadGenerator, v: Version, s: WriteScenario
     const prismaBefore = await target.queryCount();
     const r = await load.run({ url: target.url, requests: [s.request(sampleCtx)], lists, connections: 1, duration: 0, amount: 1 });
     const prismaAfter = await target.queryCount();
-    const { statements } = counter.snapshot();
+    const { statements, ms } = counter.snapshot();
     sampled.push({
       wire: statements.length,
+      ms,
       prisma: prismaBefore === null || prismaAfter === null ? null : prismaAfter - prismaBefore,
       labels: statements.map(statementLabel),
       statements,
@@ -349,11 +368,13 @@ async function countStatements(load: LoadGenerator, v: Version, s: WriteScenario
   const perRequest = median(counts);
   const typical = sampled.find((x) => x.wire === perRequest) ?? sampled[0];
   const prisma = sampled.map((x) => x.prisma).filter((x): x is number => x !== null);
+  const sameShape = sampled.filter((x) => x.labels.join('|') === typical.labels.join('|'));
   return {
     perRequest,
     mean: mean(counts),
     prismaPerRequest: prisma.length === sampled.length ? median(prisma) : null,
-    shape: typical.statements.map((sql, i) => ({ label: typical.labels[i], sql: sql.replace(/\s+/g, ' ').slice(0, 400) })),
+    shape: typical.statements.map((sql, i) => ({ label: typical.labels[i], sql: sql.replace(/\s+/g, ' ').slice(0, 400), ms: median(sameShape.map((x) => x.ms[i])) })),
+    dbMs: median(sampled.map((x) => x.ms.reduce((a, b) => a + b, 0))),
     samples: counts,
     ...(bad ? { failed: `a sampled request answered ${bad.status}` } : {}),
   };
@@ -372,13 +393,23 @@ async function throughputRound(load: LoadGenerator, v: Version, s: WriteScenario
   // Its own run id, 50 away: other price cents than the measured run's, whose first requests update the same products.
   const warm = await warmUp(load, v, s, { ...ctx, runId: (Number.parseInt(ctx.runId, 36) + 50).toString(36) }, warmupSeconds);
   const load1 = loadavg()[0];
-  const runLists = await s.lists(v, Math.ceil(Math.max(warm.rps, 200) * seconds * 2) + 1000);
+  const runLists = await s.lists(v, Math.ceil(Math.max(warm.rps, 1000) * seconds * 3) + 1000);
   const meter = new BackendCpuMeter(v.dbName);
   await meter.begin();
   const cpuBefore = processCpuMicros(target.pid) ?? 0;
+  const loadCpuBefore = processCpuMicros(load.pid) ?? 0;
+  const selfBefore = process.cpuUsage();
+  const machineBefore = machineBusyMicros();
+  const wallBefore = process.hrtime.bigint();
   const r: LoadResult = await load.run({ url: target.url, requests: [s.request(ctx)], lists: runLists.lists, connections, duration: seconds });
+  const machineAfter = machineBusyMicros();
+  const wall = Number(process.hrtime.bigint() - wallBefore) / 1e3;
+  const self = process.cpuUsage(selfBefore);
+  const loadCpu = (processCpuMicros(load.pid) ?? 0) - loadCpuBefore;
   const cpuAfter = processCpuMicros(target.pid) ?? 0;
   const pgCpu = await meter.end();
+  const otherCores =
+    machineBefore === null || machineAfter === null ? null : Math.max(0, machineAfter - machineBefore - (cpuAfter - cpuBefore) - pgCpu - loadCpu - self.user - self.system) / wall;
   const sent = r.ok + r.non2xx;
   await s.reset?.(v, runLists, sent);
   const limit = runLists.once ? runLists.lists[runLists.once].length : Infinity;
@@ -394,6 +425,7 @@ async function throughputRound(load: LoadGenerator, v: Version, s: WriteScenario
     pgCpuUs: pgCpu / Math.max(1, sent),
     repeated: Math.max(0, sent - limit),
     load1,
+    otherCores,
   };
 }
 
@@ -414,16 +446,9 @@ const f1 = (v: number | null | undefined) => (v === null || v === undefined || !
 const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '–');
 const signed = (v: number) => (!Number.isFinite(v) ? '–' : v > 0 ? `+${f1(v)}` : f1(v));
 
-/** The statements of one request as "BEGIN · SELECT products ×2 · …" (runs of the same label folded). */
-function shapeLine(shape: { label: string }[]): string {
-  const out: string[] = [];
-  for (let i = 0; i < shape.length; ) {
-    let j = i;
-    while (j < shape.length && shape[j].label === shape[i].label) j++;
-    out.push(`${shape[i].label}${j - i > 1 ? ` ×${j - i}` : ''}`);
-    i = j;
-  }
-  return out.join(' · ') || '–';
+/** The statements of one request as "BEGIN 0.05 · SELECT products 0.61 · …" (milliseconds each). */
+function shapeLine(shape: { label: string; ms?: number }[]): string {
+  return shape.map((x) => `${x.label}${x.ms !== undefined && Number.isFinite(x.ms) ? ` ${f2(x.ms)}` : ''}`).join(' · ') || '–';
 }
 
 /** What the second shape has beyond the first: each label's surplus. */
@@ -457,12 +482,15 @@ function renderMarkdown(r: WriteCostReport): string {
     '',
   );
   lines.push(`Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGb.toFixed(0)} GB, Node ${r.machine.node}, PostgreSQL ${r.machine.postgres}; ${r.machine.pinning}.`, '');
-  const loads = r.scenarios.flatMap((s) => [...(s.before?.rounds ?? []), ...(s.after?.rounds ?? [])]).map((o) => o.load1);
-  if (loads.length) {
-    const busy = Math.max(...loads) > r.machine.cores / 2;
+  const others = r.scenarios
+    .flatMap((s) => [...(s.before?.rounds ?? []), ...(s.after?.rounds ?? [])])
+    .map((o) => o.otherCores)
+    .filter((x): x is number => x !== null && x !== undefined);
+  if (others.length) {
+    const busy = Math.max(...others) > 0.25;
     lines.push(
-      `1-minute load average as the rounds began: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${r.machine.cores} cores` +
-        (busy ? ': other work shared the machine, so req/s are indicative only (statement counts are not affected).' : '.'),
+      `CPU used during the rounds by anything but the measured service, its PostgreSQL backends, the load generator and the script: ${others.length ? `${Math.min(...others).toFixed(2)}–${Math.max(...others).toFixed(2)}` : '–'} cores of ${r.machine.cores}` +
+        (busy ? ' — other work shared the machine, so req/s are indicative (statement counts are not affected).' : '.'),
       '',
     );
   }
@@ -482,24 +510,27 @@ function renderMarkdown(r: WriteCostReport): string {
   }
   lines.push('');
   lines.push(
-    `req/s: mean of ${r.settings.rounds} rounds of ${r.settings.seconds} s at ${r.settings.connections} connections (after a ${r.settings.warmupSeconds} s warm-up each; rounds alternate which version goes first). ` +
+    `req/s: mean of ${r.settings.rounds} round${r.settings.rounds === 1 ? '' : 's'} of ${r.settings.seconds} s at ${r.settings.connections} connections (each process first ran every scenario for ${r.settings.initialWarmup} s; each round has its own ${r.settings.warmupSeconds} s warm-up; rounds alternate which version goes first). ` +
       `Statements: median over ${r.settings.samples} sequential requests, counted on the wire, BEGIN and COMMIT included. ` +
       "Prisma-counted: the service's own counter (`Database.queryCount()`, Prisma query events) over the same requests; it sees COMMIT but not BEGIN (the driver adapter sends BEGIN itself), hence one less for a write in a transaction.",
     '',
   );
   lines.push('## Latency and CPU per request', '');
-  lines.push('| Scenario | p50 ms before → after | node CPU µs before → after | PostgreSQL CPU µs before → after | rounds req/s before; after |');
-  lines.push('|---|---:|---:|---:|---|');
+  lines.push('| Scenario | database time per request, ms, one at a time: before → after | p50 ms under load before → after | node CPU µs before → after | PostgreSQL CPU µs before → after | rounds req/s before; after |');
+  lines.push('|---|---:|---:|---:|---:|---|');
   for (const s of r.scenarios) {
     if (!s.before || !s.after) continue;
     const m = (x: VersionResult, k: 'p50' | 'serviceCpuUs' | 'pgCpuUs') => mean(x.rounds.map((o) => o[k]));
     lines.push(
-      `| ${s.title} | ${f2(m(s.before, 'p50'))} → ${f2(m(s.after, 'p50'))} | ${f0(m(s.before, 'serviceCpuUs'))} → ${f0(m(s.after, 'serviceCpuUs'))} | ${f0(m(s.before, 'pgCpuUs'))} → ${f0(m(s.after, 'pgCpuUs'))} | ${s.before.rounds.map((o) => f0(o.rps)).join(', ')}; ${s.after.rounds.map((o) => f0(o.rps)).join(', ')} |`,
+      `| ${s.title} | ${f2(s.before.statements.dbMs)} → ${f2(s.after.statements.dbMs)} | ${f2(m(s.before, 'p50'))} → ${f2(m(s.after, 'p50'))} | ${f0(m(s.before, 'serviceCpuUs'))} → ${f0(m(s.after, 'serviceCpuUs'))} | ${f0(m(s.before, 'pgCpuUs'))} → ${f0(m(s.after, 'pgCpuUs'))} | ${s.before.rounds.map((o) => f0(o.rps)).join(', ')}; ${s.after.rounds.map((o) => f0(o.rps)).join(', ')} |`,
     );
   }
   lines.push('');
   lines.push('## The statements of one request', '');
-  lines.push('In order, as sent (verb and first table; the full SQL is in writes.json).', '');
+  lines.push(
+    'In order, as sent (verb and first table; the full SQL is in writes.json), each with its time in milliseconds from the message to its completion (median over the samples): server work plus a local round trip.',
+    '',
+  );
   for (const s of r.scenarios) {
     if (!s.before || !s.after) continue;
     lines.push(`**${s.title}**`, '');
@@ -531,7 +562,8 @@ const METHOD = [
   "versions. pg_stat_statements is not loaded on this server (it needs a restart with shared_preload_libraries), and Prisma's own counter (query",
   "events) is read alongside for comparison. Requests are sent one at a time after two warm-up requests (token check and plans cached; the counting",
   'process has AUTH_CACHE_TTL_MS=60000), one load run per request, and the median per request is reported, so a background statement (the event',
-  'pruning job, an auth-cache refill) in one sample does not count. Throughput is measured on a second process per version that talks to',
+  'pruning job, an auth-cache refill) in one sample does not count. The proxy also reads the server side and times each statement from its',
+  'message to its CommandComplete; a COMMIT\'s time is mostly the WAL flush. Throughput is measured on a second process per version that talks to',
   'PostgreSQL directly (the proxy would add a hop to every statement), with the harness load generator (autocannon, pinned to its own core when',
   'taskset is available). Every request writes something: prices carry a counter and the run, SKUs and SEO titles too; publish, unpublish and',
   'delete take ids not used earlier in the run, the statuses are reset between runs and the delete scenario gets freshly inserted products.',
@@ -570,12 +602,16 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 async function main() {
   await ensurePostgres(log);
   await dropAbandoned();
-  const versions = prepareVersions();
-
   const seedDb = `${DB_PREFIX}_seed`;
   databases.push(seedDb);
-  log(`seeding ${products} products into ${seedDb}`);
-  const catalog = await prepareCatalog(products, { dbName: seedDb, reuse: false, log: () => {} });
+  log(`seeding ${products} products into ${seedDb} while the versions build`);
+  const [versions, catalog] = await Promise.all([
+    prepareVersions(),
+    prepareCatalog(products, { dbName: seedDb, reuse: false, log: () => {} }).then((c) => {
+      log('seeded');
+      return c;
+    }),
+  ]);
   const fixture = await openFixture(catalog.url);
   const pools = await withClient(catalog.url, async (c) => {
     const ids = async (where: string) =>
