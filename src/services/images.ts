@@ -12,6 +12,7 @@ import type { Prisma } from '../db/client';
 import { transaction } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { storageFor } from '../storage';
+import { PRODUCT_VIEW_INCLUDE } from './representations';
 import { emitProductEvent, productBeforeWrite, writeProductVersion } from './products';
 import { isUuid } from '../domain/ids';
 import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
@@ -90,7 +91,7 @@ export async function uploadProductImage(ctx: RequestContext, input: ImageUpload
     // An image of no product changes nothing a client can see: no event until it belongs to a product.
     if (!productId) return await ctx.db.productImage.create({ ...query, data: { ...data, productId: null, position: 0 } });
     return await transaction(ctx, async (t) => {
-      const before = await productBeforeWrite(t, input.storeId, productId);
+      const before = await productBeforeWrite(t, input.storeId, productId, { images: PRODUCT_VIEW_INCLUDE.images });
       let image: Awaited<ReturnType<typeof t.tx.productImage.create>> | undefined;
       // The product row is locked once its version moves, so concurrent uploads to it get distinct positions.
       const after = await writeProductVersion(t, before, {}, {}, async () => {
@@ -120,7 +121,7 @@ async function assertProduct(ctx: RequestContext, storeId: string, productId: st
 export async function removeProductImage(ctx: RequestContext, storeId: string, productId: string, imageId: string) {
   if (!isUuid(imageId)) throw notFound('Image');
   return transaction(ctx, async (t) => {
-    const before = await productBeforeWrite(t, storeId, productId);
+    const before = await productBeforeWrite(t, storeId, productId, { images: PRODUCT_VIEW_INCLUDE.images });
     if (!before.images.some((i) => i.id === imageId)) throw notFound('Image');
     const after = await writeProductVersion(t, before, {}, {}, () => t.tx.productImage.delete({ where: { id: imageId } }));
     emitProductEvent(t, 'product.image_removed', after, { before });

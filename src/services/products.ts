@@ -7,7 +7,7 @@ import { fieldChanges } from '../events/changes';
 import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound, validationError } from '../errors';
 import { withIncludes } from './queryMerge';
-import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from './representations';
+import { PRODUCT_VIEW_INCLUDE, type ProductPartsRow, productParts, productView, type ProductViewRow } from './representations';
 import { parseInput } from './validation';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
@@ -77,15 +77,19 @@ async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | unde
   return found.map((c) => c.id);
 }
 
-/** Records a product event whose data is the product as REST shows it. */
+/**
+ * Records a product event whose data is the product as REST shows it. With
+ * `before` (the parts the write read before changing them), `changes` lists
+ * the fields that differ; parts it did not read are the same after as before.
+ */
 export function emitProductEvent(
   t: TransactionContext,
   type: EventType,
   product: ProductViewRow,
-  opts: { before?: ProductViewRow; version?: number; extra?: Record<string, unknown>; previousExtra?: Record<string, unknown> } = {},
+  opts: { before?: ProductPartsRow; version?: number; extra?: Record<string, unknown>; previousExtra?: Record<string, unknown> } = {},
 ) {
   const data = { ...productView(product, t.baseUrl), ...opts.extra };
-  const changes = opts.before ? fieldChanges({ ...productView(opts.before, t.baseUrl), ...opts.previousExtra }, data) : null;
+  const changes = opts.before ? fieldChanges({ ...data, ...productParts(opts.before, t.baseUrl), ...opts.previousExtra }, data) : null;
   emit(t, { type, storeId: product.storeId, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, changes });
 }
 
@@ -128,13 +132,18 @@ export async function getProduct(ctx: RequestContext, storeId: string, id: strin
  * lock (the write checks the version); a re-run after losing a race locks the
  * row first, so under contention writers queue instead of retrying forever.
  */
-export async function productBeforeWrite(t: TransactionContext, storeId: string, id: string) {
+export async function productBeforeWrite<I extends BeforeParts>(t: TransactionContext, storeId: string, id: string, parts: I) {
   if (!isUuid(id)) throw notFound('Product');
   if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid FOR UPDATE`;
-  const product = await t.tx.product.findFirst({ where: { id, storeId }, include: { ...PRODUCT_VIEW_INCLUDE, variants: { select: { sku: true } } } });
+  const product = await t.tx.product.findFirst({ where: { id, storeId }, include: parts });
   if (!product) throw notFound('Product');
   return product;
 }
+
+/** The relations a write may change, to read before it: each is one of the product view's. */
+type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_VIEW_INCLUDE)[K] } & { variants?: { select: { sku: true } } };
+/** Every part, for a write that ends the product (its event carries the whole last state). */
+export const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
 
 /**
  * Moves the product from the version read to the next one, with `data`, runs
@@ -157,7 +166,7 @@ export async function writeProductVersion(
 }
 
 /** Whether an update would leave every field as it is (then nothing is written and no version is made). */
-function changesNothing(current: ProductViewRow, data: z.output<typeof ProductUpdateInput>): boolean {
+function changesNothing(current: ProductPartsRow, data: z.output<typeof ProductUpdateInput>): boolean {
   const same: { [K in keyof typeof data]-?: (v: NonNullable<(typeof data)[K]>) => boolean } = {
     name: (v) => v === current.name,
     description: (v) => v === current.description,
@@ -166,7 +175,7 @@ function changesNothing(current: ProductViewRow, data: z.output<typeof ProductUp
     lowStockThreshold: (v) => v === current.lowStockThreshold,
     status: (v) => v === current.status,
     tags: (v) => v.length === current.tags.length && v.every((tag, i) => tag === current.tags[i]),
-    categorySlugs: (v) => sameSet(v, current.categories.map((c) => c.category.slug)),
+    categorySlugs: (v) => sameSet(v, (current.categories ?? []).map((c) => c.category.slug)),
   };
   return (Object.keys(same) as (keyof typeof data)[]).every((k) => data[k] === undefined || (same[k] as (v: unknown) => boolean)(data[k]));
 }
@@ -192,7 +201,9 @@ export async function updateProduct(
   const data = parseInput(ProductUpdateInput, input);
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
-    const before = await productBeforeWrite(t, storeId, id);
+    // Categories are read only when the update sets them (undefined leaves them out of the read).
+    const parts = { variants: { select: { sku: true } }, categories: data.categorySlugs !== undefined ? PRODUCT_VIEW_INCLUDE.categories : undefined };
+    const before = await productBeforeWrite(t, storeId, id, parts as { variants: { select: { sku: true } }; categories: typeof PRODUCT_VIEW_INCLUDE.categories });
     if (opts.expectedVersion != null && opts.expectedVersion !== before.version) {
       throw new AppError('precondition_failed', `The product was modified (version ${before.version}, expected ${opts.expectedVersion}); reload and retry`, {
         details: { current_version: before.version },
@@ -235,7 +246,7 @@ export async function updateProduct(
 export async function deleteProduct(ctx: RequestContext, storeId: string, id: string) {
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
-    const before = await productBeforeWrite(t, storeId, id);
+    const before = await productBeforeWrite(t, storeId, id, WHOLE_PRODUCT);
     const { count } = await t.tx.product.deleteMany({ where: { id, version: before.version } });
     if (count === 0) throw new ConcurrentWrite();
     // The deletion is the product's last version.
@@ -257,7 +268,7 @@ export async function unpublishProduct(ctx: RequestContext, storeId: string, id:
 async function setStatus(ctx: RequestContext, storeId: string, id: string, status: 'active' | 'draft', query: ProductQuery) {
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
-    const before = await productBeforeWrite(t, storeId, id);
+    const before = await productBeforeWrite(t, storeId, id, {});
     if (status === 'active' && before.status === 'archived') {
       throw new AppError('product_archived', 'An archived product cannot be published; set its status to draft first');
     }

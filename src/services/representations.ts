@@ -150,45 +150,88 @@ export type ProductViewRow = Prisma.ProductGetPayload<{ include: typeof PRODUCT_
 
 /** The product exactly as GET /api/v1/merchant/stores/{storeID}/products/{productID} shows it (its `data`). */
 export function productView(p: ProductViewRow, baseUrl: string) {
+  const parts = productParts(p, baseUrl);
+  return {
+    id: parts.id,
+    name: parts.name,
+    description: parts.description,
+    price: parts.price,
+    currency: p.store.currency,
+    inventory_quantity: parts.inventory_quantity,
+    low_stock_threshold: parts.low_stock_threshold,
+    status: parts.status,
+    is_active: parts.is_active,
+    published_at: parts.published_at,
+    category_slugs: parts.category_slugs!,
+    tags: parts.tags,
+    variants_count: parts.variants_count!,
+    version: parts.version,
+    created_at: parts.created_at,
+    updated_at: parts.updated_at,
+    images: parts.images!,
+    seo: parts.seo!,
+  };
+}
+
+/** A product row with its own columns and any of the relations its representation shows. */
+export type ProductPartsRow = Omit<ProductViewRow, 'store' | 'categories' | 'images' | 'seo' | '_count'> & Partial<Pick<ProductViewRow, 'categories' | 'images' | 'seo' | '_count'>>;
+
+/**
+ * What of the REST product a row holds: its own fields always, a relation's
+ * field only when the row was read with it. A write reads only the parts it
+ * may change, and compares those.
+ */
+export function productParts(p: ProductPartsRow, baseUrl: string) {
   return {
     id: p.id,
     name: p.name,
     description: p.description,
     price: Number(p.price),
-    currency: p.store.currency,
     inventory_quantity: p.inventoryQuantity,
     low_stock_threshold: p.lowStockThreshold,
     status: p.status,
     is_active: p.status === 'active',
     published_at: p.publishedAt,
-    category_slugs: p.categories.map((c) => c.category.slug).sort(),
+    ...(p.categories ? { category_slugs: p.categories.map((c) => c.category.slug).sort() } : {}),
     tags: p.tags,
-    variants_count: p._count.variants,
+    ...(p._count ? { variants_count: p._count.variants } : {}),
     version: p.version,
     created_at: p.createdAt,
     updated_at: p.updatedAt,
-    images: p.images.map((i) => ({
-      id: i.id,
-      url: imageUrl(baseUrl, i),
-      width: i.width,
-      height: i.height,
-      mime_type: i.mimeType,
-      size_bytes: i.sizeBytes,
-      sha256: i.sha256,
-      alt: i.alt,
-      position: i.position,
-    })),
-    seo: p.seo
+    ...(p.images
       ? {
-          title: p.seo.title,
-          description: p.seo.description,
-          slug: p.seo.slug,
-          canonical_url: p.seo.canonicalUrl,
-          og_image_url: p.seo.ogImageUrl,
-          noindex: p.seo.noindex,
-          updated_at: p.seo.updatedAt,
+          images: p.images.map((i) => ({
+            id: i.id,
+            url: imageUrl(baseUrl, i),
+            width: i.width,
+            height: i.height,
+            mime_type: i.mimeType,
+            size_bytes: i.sizeBytes,
+            sha256: i.sha256,
+            alt: i.alt,
+            position: i.position,
+          })),
         }
-      : null,
+      : {}),
+    ...(p.seo !== undefined
+      ? {
+          seo: p.seo
+            ? {
+                title: p.seo.title,
+                description: p.seo.description,
+                slug: p.seo.slug,
+                canonical_url: p.seo.canonicalUrl,
+                og_image_url: p.seo.ogImageUrl,
+                noindex: p.seo.noindex,
+                updated_at: p.seo.updatedAt,
+              }
+            : null,
+        }
+      : {}),
+  } as {
+    id: string; name: string; description: string; price: number; inventory_quantity: number; low_stock_threshold: number;
+    status: string; is_active: boolean; published_at: Date | null; category_slugs?: string[]; tags: string[]; variants_count?: number;
+    version: number; created_at: Date; updated_at: Date; images?: Record<string, unknown>[]; seo?: Record<string, unknown> | null;
   };
 }
 

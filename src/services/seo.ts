@@ -4,6 +4,7 @@ import type { Prisma } from '../db/client';
 import { transaction } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
+import { PRODUCT_VIEW_INCLUDE } from './representations';
 import { emitProductEvent, isUuid, productBeforeWrite, writeProductVersion } from './products';
 import { slug } from './slugs';
 import { parseInput } from './validation';
@@ -66,7 +67,7 @@ export async function setSeo(ctx: RequestContext, storeId: string, productId: st
   };
   try {
     return await transaction(ctx, async (t) => {
-      const before = await productBeforeWrite(t, storeId, productId);
+      const before = await productBeforeWrite(t, storeId, productId, { seo: true });
       // The same record again changes nothing: no new product version, no event.
       if (before.seo && (Object.keys(fields) as (keyof typeof fields)[]).every((k) => before.seo![k] === fields[k])) {
         return t.tx.seo.findUniqueOrThrow({ ...query, where: { productId } });

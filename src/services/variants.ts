@@ -4,6 +4,7 @@ import type { Prisma } from '../db/client';
 import { transaction } from '../events/outbox';
 import { AppError, type FieldError, notFound, validationError } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
+import { PRODUCT_VIEW_INCLUDE } from './representations';
 import { emitProductEvent, isUuid, Price, productBeforeWrite, searchText, writeProductVersion } from './products';
 import { withIncludes } from './queryMerge';
 import { variantView } from './representations';
@@ -86,7 +87,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
   const skus = rows.map((v) => v.sku);
   try {
     return await transaction(ctx, async (t) => {
-      const before = await productBeforeWrite(t, storeId, productId);
+      const before = await productBeforeWrite(t, storeId, productId, { _count: PRODUCT_VIEW_INCLUDE._count });
       let previous: Awaited<ReturnType<typeof t.tx.variant.findMany>> = [];
       const after = await writeProductVersion(t, before, { searchText: searchText(before, skus) }, {}, async () => {
         // The product row is locked now, so concurrent replaces of one product run one after the other.
