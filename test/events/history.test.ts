@@ -58,6 +58,8 @@ describe('a product created, edited twice, published and deleted', () => {
     // Each event names the request that made it, and carries the product exactly as REST answered it.
     expect(cre.request_id).toBe(created.headers.get('x-request-id'));
     expect(cre.data).toEqual(created.body.data);
+    // Stored as written: the fields in the order the REST API writes them.
+    expect(Object.keys(cre.data)).toEqual(Object.keys(created.body.data));
     expect(cre.changes).toBeNull();
     expect(up1.data).toEqual(edit1.body.data);
     expect(up1.changes).toEqual([

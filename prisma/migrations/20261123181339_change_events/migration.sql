@@ -13,8 +13,8 @@ CREATE TABLE "events" (
     "resource_type" TEXT NOT NULL,
     "resource_id" TEXT NOT NULL,
     "resource_version" INTEGER,
-    "data" JSONB NOT NULL,
-    "changes" JSONB,
+    "data" JSON NOT NULL,
+    "changes" JSON,
 
     CONSTRAINT "events_pkey" PRIMARY KEY ("id")
 );
