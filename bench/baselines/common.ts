@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FieldNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { Pool } from 'pg';
-import { hasStorePermission, type Viewer } from '../../src/auth/permissions';
+import { hasStorePermission, type UserPrincipal as Viewer } from '../../src/domain/principal';
 import { DASHBOARD_TOKEN_PREFIX } from '../../src/auth/dashboardTokens';
 import { hasValidChecksum, sha256Hex } from '../../src/auth/secrets';
 import { PRODUCT_FRAGMENT } from '../../src/rest/merchant';

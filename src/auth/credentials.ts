@@ -1,8 +1,5 @@
 import { type Scope, SCOPES } from '../domain/access';
 
-export { hasScope, type PublicCredential } from '../domain/principal';
-export { type Scope, SCOPES };
-
 /**
  * What each scope lets a credential do today, in the words shown to people granting it (the OAuth
  * consent page) and to developers (GraphQL, OpenAPI, README). Keep them to what the public API

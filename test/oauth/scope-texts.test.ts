@@ -1,4 +1,5 @@
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/auth/credentials';
+import { SCOPE_DESCRIPTIONS } from '../../src/auth/credentials';
+import { SCOPES } from '../../src/domain/access';
 import { testContext } from '../helpers/context';
 import { createProduct } from '../../src/services/products';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
