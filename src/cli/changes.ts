@@ -19,7 +19,7 @@ export const changeCommands: CliCommand[] = [
     examples: [`npm run cli -- changes list --store "Ana's" --resource-type product --limit 5`],
     run: async (f, ctx) => {
       const store = await findStore(ctx, f.store);
-      const page = await listChanges(ctx, store.id, { resourceType: f.resourceType as never, resourceId: f.resourceId, first: f.limit, after: f.after });
+      const page = await listChanges(ctx, store.id, { resourceType: f.resourceType, resourceId: f.resourceId, first: f.limit, after: f.after });
       return { data: page.items.map(changeView), next_cursor: page.hasMore ? page.cursors.at(-1) : null };
     },
   }),

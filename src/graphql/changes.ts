@@ -81,7 +81,7 @@ builder.queryField('changes', (t) =>
         resourceType: f?.resourceType ?? undefined,
         resourceId: f?.resourceId ?? undefined,
         actorId: f?.actorId ?? undefined,
-        types: (f?.types ?? undefined) as never,
+        types: f?.types ?? undefined,
         since: f?.since ?? undefined,
         until: f?.until ?? undefined,
         first: args.first ?? undefined,

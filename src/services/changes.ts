@@ -25,7 +25,8 @@ const ChangeFilter = z.object({
   after: z.string().max(200).optional(),
 });
 
-export type ChangeQuery = z.input<typeof ChangeFilter>;
+/** What callers pass: plain strings for the enumerations, which the filter validates (422 naming the field). */
+export type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType'> & { types?: string[]; resourceType?: string };
 
 export interface ChangePage {
   items: DomainEvent[];
