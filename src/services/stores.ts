@@ -70,7 +70,11 @@ export async function createStore(ctx: RequestContext, input: z.input<typeof Cre
 const AddMember = z.object({
   storeId: z.string().uuid(),
   userId: z.string().uuid(),
-  permissions: z.array(z.enum(PERMISSIONS)).default([]),
+  // Canonical order, no duplicates: the same set always reads (and compares) the same.
+  permissions: z
+    .array(z.enum(PERMISSIONS))
+    .default([])
+    .transform((ps) => PERMISSIONS.filter((p) => ps.includes(p))),
 });
 
 const memberInclude = { user: { select: { email: true, name: true } } } as const;
@@ -88,7 +92,7 @@ export async function addMember(ctx: RequestContext, input: z.input<typeof AddMe
       emitMemberEvent(t, 'member.added', added);
       return added;
     }
-    const permissions = PERMISSIONS.filter((p) => data.permissions.includes(p));
+    const { permissions } = data;
     if (permissions.length === before.permissions.length && permissions.every((p) => before.permissions.includes(p))) return before;
     const updated = await t.tx.membership.update({ where, data: { permissions }, include: memberInclude });
     emitMemberEvent(t, 'member.updated', updated, before);
