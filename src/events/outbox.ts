@@ -5,6 +5,7 @@ import type { Mode } from '../domain/access';
 import type { Actor, EventType, FieldChange, ResourceType } from '../domain/events';
 import type { Principal } from '../domain/principal';
 import { AppError } from '../errors';
+import { fieldChanges } from './changes';
 
 /**
  * The transactional outbox. A write runs inside transaction(); what it emits is
@@ -23,6 +24,9 @@ export interface EventInput {
   resource: { type: ResourceType; id: string; version?: number | null };
   /** The resource as the REST API shows it after the change (before it, for a deletion). Never a secret. */
   data: Record<string, unknown>;
+  /** The same representation before the change: `changes` become the fields that differ. */
+  before?: Record<string, unknown>;
+  /** Changes to record as given, when a field cannot be shown (a rotated secret). */
   changes?: FieldChange[] | null;
   /** Defaults to the request's principal (the OAuth endpoints name the client they authenticated). */
   actor?: Actor;
@@ -76,6 +80,7 @@ const isTransactionContext = (ctx: RequestContext): ctx is TransactionContext =>
 /** Records an event of the current transaction. */
 export function emit(t: TransactionContext, event: EventInput): void {
   const actor = event.actor ?? actorOf(t.principal);
+  const changes = event.changes ?? (event.before ? fieldChanges(event.before, event.data) : null);
   t.outbox.push({
     id: uuidv7(),
     type: event.type,
@@ -92,7 +97,7 @@ export function emit(t: TransactionContext, event: EventInput): void {
     resourceVersion: event.resource.version ?? null,
     // Dates inside are written as ISO strings (JSON.stringify), as the REST API writes them.
     data: event.data as Prisma.InputJsonObject,
-    changes: event.changes ? (event.changes as unknown as Prisma.InputJsonArray) : undefined,
+    changes: changes ? (changes as unknown as Prisma.InputJsonArray) : undefined,
   });
 }
 

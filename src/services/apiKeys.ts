@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { API_KEY_TYPES, type ApiKeyType, generateApiKey } from '../auth/apiKeys';
 import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
-import { type Scope, SCOPES } from '../domain/access';
+import { type Mode, type Scope, SCOPES } from '../domain/access';
 import { userOf } from '../domain/principal';
-import { fieldChanges } from '../events/changes';
 import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound, validationError } from '../errors';
 import { apiKeyView } from './representations';
@@ -63,17 +62,8 @@ function scopesFor(type: ApiKeyType, requested: Scope[] | undefined): string[] {
 type SafeApiKey = Parameters<typeof apiKeyView>[0];
 
 /** An API key event: the key as lists show it (redacted), in the key's own mode. */
-function emitApiKeyEvent(t: TransactionContext, type: 'api_key.created' | 'api_key.rolled' | 'api_key.revoked', key: SafeApiKey, before?: SafeApiKey) {
-  const data = apiKeyView(key);
-  emit(t, {
-    type,
-    storeId: key.storeId,
-    mode: key.mode as 'test' | 'live',
-    resource: { type: 'api_key', id: key.id },
-    data,
-    changes: before ? fieldChanges(apiKeyView(before), data, []) : null,
-  });
-}
+const emitApiKeyEvent = (t: TransactionContext, type: 'api_key.created' | 'api_key.rolled' | 'api_key.revoked', key: SafeApiKey, before?: SafeApiKey) =>
+  emit(t, { type, storeId: key.storeId, mode: key.mode as Mode, resource: { type: 'api_key', id: key.id }, data: apiKeyView(key), before: before && apiKeyView(before) });
 
 /** Creates a key; the plaintext `secret` is returned here and never again. The key records the dashboard user who made it. */
 export async function createApiKey(ctx: RequestContext, storeId: string, input: ApiKeyCreate) {

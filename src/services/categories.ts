@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context';
 import { isUuid } from '../domain/ids';
-import { fieldChanges } from '../events/changes';
 import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
@@ -39,16 +38,8 @@ const slugTaken = (slug: string) =>
 
 type CategoryRow = Parameters<typeof categoryView>[0];
 
-function emitCategoryEvent(t: TransactionContext, type: 'category.created' | 'category.updated' | 'category.deleted', category: CategoryRow, before?: CategoryRow) {
-  const data = categoryView(category);
-  emit(t, {
-    type,
-    storeId: category.storeId,
-    resource: { type: 'category', id: category.id },
-    data,
-    changes: before ? fieldChanges(categoryView(before), data, []) : null,
-  });
-}
+const emitCategoryEvent = (t: TransactionContext, type: 'category.created' | 'category.updated' | 'category.deleted', category: CategoryRow, before?: CategoryRow) =>
+  emit(t, { type, storeId: category.storeId, resource: { type: 'category', id: category.id }, data: categoryView(category), before: before && categoryView(before) });
 
 /** Creates a category of a store; its slug is unique in the store whatever its case (409 slug_taken). */
 export async function createCategory(ctx: RequestContext, input: z.input<typeof CreateCategory>) {

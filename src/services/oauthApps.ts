@@ -3,7 +3,6 @@ import { newCredential, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../context';
 import { SCOPES } from '../domain/access';
 import type { EventType } from '../domain/events';
-import { fieldChanges } from '../events/changes';
 import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { notFound } from '../errors';
 import { oauthAppView } from './representations';
@@ -53,16 +52,16 @@ export const oauthAppSelect = {
 type OAuthAppRow = Parameters<typeof oauthAppView>[0];
 
 /** OAuth apps belong to users, not stores: their events are in no store's history (mode: live). */
-function emitAppEvent(t: TransactionContext, type: EventType, app: OAuthAppRow, changes: { before: OAuthAppRow } | { secretRotated: true } | null = null) {
-  const data = oauthAppView(app);
+function emitAppEvent(t: TransactionContext, type: EventType, app: OAuthAppRow, change: { before: OAuthAppRow } | { secretRotated: true } | null = null) {
   emit(t, {
     type,
     storeId: null,
     mode: 'live',
     resource: { type: 'oauth_app', id: app.id },
-    data,
+    data: oauthAppView(app),
+    before: change && 'before' in change ? oauthAppView(change.before) : undefined,
     // A rotated secret is named, never shown.
-    changes: changes === null ? null : 'before' in changes ? fieldChanges(oauthAppView(changes.before), data, []) : [{ field: 'client_secret', previous: '[redacted]', next: '[redacted]' }],
+    changes: change && 'secretRotated' in change ? [{ field: 'client_secret', previous: '[redacted]', next: '[redacted]' }] : undefined,
   });
 }
 

@@ -3,7 +3,6 @@ import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
 import type { EventType } from '../domain/events';
 import { isUuid } from '../domain/ids';
-import { fieldChanges } from '../events/changes';
 import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound, validationError } from '../errors';
 import { withIncludes } from './queryMerge';
@@ -89,8 +88,8 @@ export function emitProductEvent(
   opts: { before?: ProductPartsRow; version?: number; extra?: Record<string, unknown>; previousExtra?: Record<string, unknown> } = {},
 ) {
   const data = { ...productView(product, t.baseUrl), ...opts.extra };
-  const changes = opts.before ? fieldChanges({ ...data, ...productParts(opts.before, t.baseUrl), ...opts.previousExtra }, data) : null;
-  emit(t, { type, storeId: product.storeId, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, changes });
+  const before = opts.before && { ...data, ...productParts(opts.before, t.baseUrl), ...opts.previousExtra };
+  emit(t, { type, storeId: product.storeId, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before });
 }
 
 export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {

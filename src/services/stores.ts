@@ -4,7 +4,6 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { RequestContext } from '../context';
 import { PERMISSIONS } from '../domain/access';
 import { isUuid } from '../domain/ids';
-import { fieldChanges } from '../events/changes';
 import { emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { isIso4217Currency } from '../reference/currencies';
@@ -39,16 +38,9 @@ const CreateStore = z.object({
 
 type MemberRow = Parameters<typeof memberView>[0];
 
-function emitMemberEvent(t: TransactionContext, type: 'member.added' | 'member.updated' | 'member.removed', member: MemberRow, before?: MemberRow) {
-  const data = memberView(member);
-  emit(t, {
-    type,
-    storeId: member.storeId,
-    resource: { type: 'member', id: member.userId },
-    data,
-    changes: before ? fieldChanges(memberView(before), data, []) : null,
-  });
-}
+/** A member is named by the user's id: removing and adding a user again continues one history. */
+const emitMemberEvent = (t: TransactionContext, type: 'member.added' | 'member.updated' | 'member.removed', member: MemberRow, before?: MemberRow) =>
+  emit(t, { type, storeId: member.storeId, resource: { type: 'member', id: member.userId }, data: memberView(member), before: before && memberView(before) });
 
 /** Creates a store and its owner membership in one transaction. */
 export async function createStore(ctx: RequestContext, input: z.input<typeof CreateStore>) {
