@@ -61,6 +61,24 @@ export async function dropDatabase(name: string): Promise<void> {
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
+/**
+ * Drops the databases named `<prefix>_<pid>_…` whose process is gone (killed
+ * before it could clean up); a running process keeps its own.
+ */
+export async function dropAbandonedDatabases(prefix: string): Promise<void> {
+  const rows = await adminQuery<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix.replace(/_/g, '\\_')}\\_%`]);
+  for (const { datname } of rows) {
+    const pid = Number(datname.slice(prefix.length + 1).split('_')[0]);
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) await dropDatabase(datname);
+  }
+}
+
 export async function databaseComment(name: string): Promise<string | null> {
   const rows = await adminQuery<{ c: string | null }>('SELECT shobj_description(oid, \'pg_database\') AS c FROM pg_database WHERE datname = $1', [name]);
   return rows[0]?.c ?? null;

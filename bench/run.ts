@@ -21,7 +21,7 @@ import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
-import { adminQuery, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
+import { adminQuery, dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
 import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';
@@ -65,21 +65,6 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     log(`${sig}: cleaning up`);
     void cleanup().finally(() => process.exit(130));
   });
-}
-
-/** Databases of quick runs whose process is gone (killed before it could clean up). */
-async function dropAbandonedQuickDatabases() {
-  const rows = await adminQuery<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bench\\_quick\\_%'");
-  for (const { datname } of rows) {
-    const pid = Number(datname.split('_')[2]);
-    let alive = true;
-    try {
-      process.kill(pid, 0);
-    } catch {
-      alive = false;
-    }
-    if (!alive) await dropDatabase(datname);
-  }
 }
 
 /** What the running service offers: REST routes from its OpenAPI document, GraphQL fields from the printed schema. */
@@ -139,7 +124,7 @@ async function filterShares(url: string, storeId: string): Promise<Record<string
 async function main() {
   mkdirSync(outDir, { recursive: true });
   await ensurePostgres(log);
-  await dropAbandonedQuickDatabases();
+  await dropAbandonedDatabases('bench_quick');
   if (flag('no-build')) log('using the existing build (--no-build)');
   else if (buildIsCurrent(ROOT)) log('dist/ is newer than every source file: build skipped');
   else {

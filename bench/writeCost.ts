@@ -40,7 +40,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, 
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult, RequestSpec } from './load';
-import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropDatabase, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
+import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
 import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog, type BenchFixture } from './seed';
@@ -571,20 +571,6 @@ const METHOD = [
 
 // ---------------------------------------------------------------- main
 
-async function dropAbandoned() {
-  const rows = await adminQuery<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bench\\_writes\\_%'");
-  for (const { datname } of rows) {
-    const pid = Number(datname.split('_')[2]);
-    let alive = true;
-    try {
-      process.kill(pid, 0);
-    } catch {
-      alive = false;
-    }
-    if (!alive) await dropDatabase(datname);
-  }
-}
-
 async function cleanup() {
   killAllChildren();
   for (const db of databases.splice(0)) await dropDatabase(db).catch(() => {});
@@ -601,7 +587,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 
 async function main() {
   await ensurePostgres(log);
-  await dropAbandoned();
+  await dropAbandonedDatabases('bench_writes');
   const seedDb = `${DB_PREFIX}_seed`;
   databases.push(seedDb);
   log(`seeding ${products} products into ${seedDb} while the versions build`);
