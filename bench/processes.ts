@@ -52,6 +52,27 @@ function newestMtime(dir: string): number {
 }
 
 /** The production build of the checkout at `root` exists and no file under its src/ (nor the build config) changed since. */
+/**
+ * The environment the benchmark runs the service with: production, no demo
+ * seed, request logging off (as in the baselines) and a rate limit no load
+ * reaches, so the public API's limiter is not what is measured. `url` null:
+ * the embedded database in `dataDir`.
+ */
+export function serviceEnv(url: string | null, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    ...(url ? { DATABASE_URL: url } : {}),
+    DATABASE_POOL_SIZE: '10',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_LIVE_PER_SECOND: '1000000000',
+    RATE_LIMIT_TEST_PER_SECOND: '1000000000',
+    HOST: '127.0.0.1',
+    ...extra,
+  };
+}
+
 export function buildIsCurrent(root: string): boolean {
   try {
     const built = statSync(path.join(root, 'dist/src/server.js')).mtimeMs;

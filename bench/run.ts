@@ -22,7 +22,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { adminQuery, dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -79,21 +79,9 @@ async function availableEndpoints(service: Target): Promise<Set<string>> {
   return out;
 }
 
-function serverEnv(url: string | null, dataDir: string): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    ...(url ? { DATABASE_URL: url } : {}),
-    DATABASE_POOL_SIZE: '10',
-    DATA_DIR: dataDir,
-    SEED_DEMO: 'false',
-    // Request logging off, as in the baselines; the public API's rate limit would otherwise be what is measured.
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_LIVE_PER_SECOND: '1000000000',
-    RATE_LIMIT_TEST_PER_SECOND: '1000000000',
-    HOST: '127.0.0.1',
-    ...Object.fromEntries((option('service-env') ?? '').split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
-  };
-}
+/** The service's environment, plus any `--service-env=K=V,K=V` given on the command line. */
+const serverEnv = (url: string | null, dataDir: string) =>
+  serviceEnv(url, dataDir, Object.fromEntries((option('service-env') ?? '').split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2))));
 
 /** p50 of one request sent back to back: enough requests for a stable median, even when one takes a second. */
 async function sequentialP50(load: LoadGenerator, url: string, request: RequestSpec): Promise<LoadResult> {

@@ -41,7 +41,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult, RequestSpec } from './load';
 import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
-import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, startTarget, type Target } from './processes';
+import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog, type BenchFixture } from './seed';
 import { statementLabel, StatementCounter } from './wire';
@@ -185,20 +185,6 @@ async function prepareVersions(): Promise<Version[]> {
   return [version('before', beforeRoot, git(beforeRoot, 'rev-parse', '--short', 'HEAD')), version('after', afterRoot, afterDescribe)];
 }
 
-function serverEnv(url: string, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: url,
-    DATABASE_POOL_SIZE: '10',
-    DATA_DIR: dataDir,
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_LIVE_PER_SECOND: '1000000000',
-    RATE_LIMIT_TEST_PER_SECOND: '1000000000',
-    HOST: '127.0.0.1',
-    ...extra,
-  };
-}
 
 // ---------------------------------------------------------------- scenarios
 
@@ -622,8 +608,8 @@ async function main() {
       v.counter = await new StatementCounter({ host: upstream.hostname, port: Number(upstream.port || 5432) }).start();
       const [countedPort, directPort] = [ports++, ports++];
       [v.counted, v.direct] = await Promise.all([
-        startTarget('service', countedPort, serverEnv(v.counter.proxied(v.url), path.join(dataDir, 'counted'), { AUTH_CACHE_TTL_MS: '60000' }), { root: v.root }),
-        startTarget('service', directPort, serverEnv(v.url, path.join(dataDir, 'direct')), { root: v.root }),
+        startTarget('service', countedPort, serviceEnv(v.counter.proxied(v.url), path.join(dataDir, 'counted'), { AUTH_CACHE_TTL_MS: '60000' }), { root: v.root }),
+        startTarget('service', directPort, serviceEnv(v.url, path.join(dataDir, 'direct')), { root: v.root }),
       ]);
     }),
   );
