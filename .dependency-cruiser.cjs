@@ -6,7 +6,7 @@
  *   src/domain        shared types (mode, scopes, permissions, principal, events); imports nothing in src
  *   src/db            database access
  *   src/auth          credentials and principals
- *   src/services, src/events   what the service does, independent of how it is called
+ *   src/services, src/events, src/webhooks, src/jobs   what the service does, independent of how it is called
  *   src/graphql, src/rest, src/cli and the entry points (app, server, cli, publicApi, explorer)
  *
  * Paths are regular expressions on paths relative to the working directory.
@@ -15,7 +15,7 @@
  */
 
 /** The surfaces: ways in from the outside world. */
-const SURFACES = '^src/(?:graphql|rest|cli)/|^src/(?:cli|app|server|publicApi|explorer)[.]ts$';
+const SURFACES = '^src/(?:graphql|rest|cli)/|^src/(?:cli|app|server|worker|publicApi|explorer)[.]ts$';
 const CLI = '^src/cli/|^src/cli[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -47,7 +47,7 @@ module.exports = {
         'Services and events do the work; GraphQL, REST, the CLI and the entry points only translate ' +
         'requests into service calls. A service that imports a surface cannot be used from the others ' +
         '(or from a test) without dragging that surface along.',
-      from: { path: '^src/(?:services|events)/' },
+      from: { path: '^src/(?:services|events|webhooks|jobs)/' },
       to: { path: SURFACES },
     },
     {
@@ -57,7 +57,7 @@ module.exports = {
         'src/db is the bottom layer of the application: services, auth and the surfaces build on it. ' +
         'Importing any of them from db turns the layering upside down.',
       from: { path: '^src/db/' },
-      to: { path: `^src/(?:services|auth|graphql|rest|cli|events)/|^src/cli[.]ts$` },
+      to: { path: `^src/(?:services|auth|graphql|rest|cli|events|webhooks|jobs)/|^src/cli[.]ts$` },
     },
     {
       name: 'auth-not-to-surfaces',

@@ -30,7 +30,7 @@ const hasTaskset = (() => {
 export const pinning = hasTaskset ? 'servers on core 0, load generator on core 1 (taskset)' : 'not pinned (taskset missing or a single core)';
 
 /** Spawns `node args…` pinned to one core when possible; taskset execs node, so the pid is node's. */
-function spawnNode(args: string[], opts: { cpu: number; env: Record<string, string>; ipc?: boolean; cwd?: string }): ChildProcess {
+export function spawnNode(args: string[], opts: { cpu: number; env: Record<string, string>; ipc?: boolean; cwd?: string }): ChildProcess {
   const [cmd, argv] = hasTaskset ? ['taskset', ['-c', String(opts.cpu), process.execPath, ...args]] : [process.execPath, args];
   const child = spawn(cmd, argv, {
     cwd: opts.cwd ?? ROOT,

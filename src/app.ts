@@ -12,10 +12,10 @@ import { createContext, type RequestContext } from './context';
 import { db } from './db/client';
 import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
-import { schedulePruning } from './events/retention';
 import type { GraphQLContext } from './graphql/builder';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
+import { createWorker } from './jobs/worker';
 import { createLogger } from './logger';
 import { schema } from './graphql/schema';
 import { merchantProductRoutes } from './rest/merchant';
@@ -29,11 +29,12 @@ import { handleOAuth, isOAuthPath } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
 import { openApiDocument } from './rest/openapi';
 import { publicRoutes } from './rest/public';
+import { webhookRoutes } from './rest/webhooks';
 import { createPublicApi, isPublicApiPath } from './publicApi';
 import { storageFor } from './storage';
 import { serveUpload } from './storage/serve';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...webhookRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -45,8 +46,13 @@ export interface App {
   forgetCachedState: () => void;
   /** A context for work no request started (seeding, scheduled jobs): the system acts. */
   systemContext: () => RequestContext;
-  /** Starts the scheduled jobs (event retention); a listening service calls it once. Returns a stop function. */
-  startJobs: () => () => void;
+  /**
+   * Starts the background worker (webhook dispatch and delivery, scheduled
+   * publishing, retention of events and of the delivery log). A service calls
+   * it once unless WORKER=false. Returns a stop function that resolves once the
+   * attempts in flight are recorded.
+   */
+  startJobs: () => () => Promise<void>;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -176,7 +182,11 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   }
 
   const systemContext = () => ({ ...requestContext(null, randomUUID(), log, 'system'), principal: SYSTEM });
-  const startJobs = () => schedulePruning(db, log, { retentionDays: config.changes.retentionDays, intervalMs: config.changes.pruneIntervalMs, now });
+  const startJobs = () => {
+    const worker = createWorker({ config, log: log.child({ component: 'worker' }), db, now });
+    worker.start();
+    return () => worker.stop();
+  };
 
   return {
     handler,

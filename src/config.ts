@@ -44,6 +44,18 @@ const EnvSchema = z.object({
   CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   /** How often that job runs. */
   CHANGES_PRUNE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /** Run the background worker (webhook delivery, scheduled publishing, retention) inside this process. */
+  WORKER: bool.default(true),
+  /** How often an idle worker looks for due work; work committed by this process wakes it at once. */
+  WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Lifts the SSRF guard: webhook URLs may be http on loopback and target private addresses (tests, local development). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** How long one delivery attempt may take, connection to last byte of the answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Attempts one worker runs at once. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /** How long messages and attempts stay in the delivery log. */
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -89,5 +101,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     changes: { retentionDays: e.CHANGES_RETENTION_DAYS, pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_MS },
+    worker: { enabled: e.WORKER, pollMs: e.WORKER_POLL_MS },
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+    },
   };
 }

@@ -27,7 +27,8 @@ async function main() {
     console.error(`error: ${config.host}:${config.port} ${reason}`);
     process.exit(1);
   });
-  const stopJobs = app.startJobs();
+  // WORKER=false: this instance only serves requests; another runs the worker (`npm run worker`).
+  const stopJobs = config.worker.enabled ? app.startJobs() : async () => {};
   server.listen(config.port, config.host, () => {
     app.log.info(
       { port: config.port, database: database.description, ms: Date.now() - started },
@@ -45,8 +46,10 @@ async function main() {
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
-    stopJobs();
+    const jobsStopped = stopJobs().catch((err) => app.log.error({ err }, 'worker did not stop cleanly'));
     server.close(async () => {
+      // Attempts still in flight after their timeout are leased: another worker (or this one, restarted) tries them again.
+      await Promise.race([jobsStopped, new Promise((resolve) => setTimeout(resolve, config.webhooks.timeoutMs).unref())]);
       await app.close();
       await closeDatabase();
       app.log.info('stopped');

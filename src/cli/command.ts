@@ -37,6 +37,7 @@ export const GROUPS: Record<string, string> = {
   key: "A store's public API keys",
   'oauth-app': 'OAuth apps',
   changes: "A store's change history",
+  webhook: "A store's webhook endpoints and their delivery log",
 };
 
 // Flag helpers: the value placeholder in `flags` ("--email <email>") is what help shows.

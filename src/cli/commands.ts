@@ -4,6 +4,7 @@ import type { CliCommand } from './command';
 import { oauthCommands } from './oauth';
 import { storeCommands } from './stores';
 import { tokenCommands, userCommands } from './users';
+import { webhookCommands } from './webhooks';
 
 /** Every CLI command, in the order help lists them. */
-export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands];
+export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands];

@@ -13,7 +13,7 @@ export const SCOPES = ['public:read', 'products:read', 'products:write', 'paymen
 export type Scope = (typeof SCOPES)[number];
 
 /** Permissions a store membership can hold. Owners hold all of them implicitly. */
-export const PERMISSIONS = ['manage_products', 'manage_api_keys', 'manage_oauth_apps', 'view_changes'] as const;
+export const PERMISSIONS = ['manage_products', 'manage_api_keys', 'manage_oauth_apps', 'view_changes', 'manage_webhooks'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const isMode = (m: string): m is Mode => (MODES as readonly string[]).includes(m);

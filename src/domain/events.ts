@@ -30,10 +30,16 @@ export const EVENT_TYPES = [
   'member.updated',
   'member.removed',
   'store.created',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rolled',
+  'webhook_endpoint.disabled',
+  'webhook_endpoint.enabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const RESOURCE_TYPES = ['product', 'category', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store'] as const;
+export const RESOURCE_TYPES = ['product', 'category', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Where a write came in. */

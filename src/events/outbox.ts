@@ -6,6 +6,7 @@ import type { Actor, EventType, FieldChange, ResourceType } from '../domain/even
 import type { Principal } from '../domain/principal';
 import { AppError } from '../errors';
 import { fieldChanges } from './changes';
+import { signalWorkPending } from './signal';
 
 /**
  * The transactional outbox. A write runs inside transaction(); what it emits is
@@ -62,12 +63,17 @@ export async function transaction<T>(ctx: RequestContext, work: (t: TransactionC
   if (isTransactionContext(ctx)) return work(ctx);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.db.$transaction(async (tx) => {
+      let recorded = false;
+      const result = await ctx.db.$transaction(async (tx) => {
         const t: TransactionContext = { ...ctx, tx, outbox: [], attempt };
         const result = await work(t);
         if (t.outbox.length) await tx.event.createMany({ data: t.outbox });
+        recorded = t.outbox.length > 0;
         return result;
       });
+      // Committed: the webhook dispatcher of this process can pick the events up now.
+      if (recorded) signalWorkPending();
+      return result;
     } catch (e) {
       if (!(e instanceof ConcurrentWrite)) throw e;
       if (attempt >= ATTEMPTS) throw new AppError('conflict', 'The resource kept changing concurrently; retry the request');

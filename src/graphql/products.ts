@@ -26,6 +26,8 @@ export const Product = builder.prismaObject('Product', {
     status: t.expose('status', { type: ProductStatus }),
     isActive: t.boolean({ select: { status: true }, resolve: (p) => p.status === 'active' }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    publishAt: t.expose('publishAt', { type: 'DateTime', nullable: true, description: 'When the product is scheduled to be published (status active); null: not scheduled' }),
+    unpublishAt: t.expose('unpublishAt', { type: 'DateTime', nullable: true, description: 'When the product is scheduled to be unpublished (status draft); null: not scheduled' }),
     tags: t.exposeStringList('tags'),
     categorySlugs: t.stringList({
       select: { categories: { select: { category: { select: { slug: true } } } } },
@@ -45,6 +47,7 @@ const ProductFilter = builder.inputType('ProductFilter', {
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
     isActive: t.boolean(),
     lowStock: t.boolean({ description: 'true: inventory_quantity <= low_stock_threshold' }),
+    scheduled: t.boolean({ description: 'true: products with a pending publishAt or unpublishAt; false: products with neither' }),
   }),
 });
 
@@ -131,15 +134,28 @@ builder.queryFields((t) => ({
   }),
 }));
 
-function cleanFilter(f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null } | null | undefined): ProductFilter {
+function cleanFilter(
+  f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null; scheduled?: boolean | null } | null | undefined,
+): ProductFilter {
   return {
     search: f?.search ?? undefined,
     category: f?.category ?? undefined,
     tags: f?.tags ?? undefined,
     isActive: f?.isActive ?? undefined,
     lowStock: f?.lowStock ?? undefined,
+    scheduled: f?.scheduled ?? undefined,
   };
 }
+
+/**
+ * Schedule times are taken as strings and parsed strictly by the service (RFC 3339 with an
+ * offset): the DateTime scalar accepts any text Date.parse reads, offset-less times included.
+ */
+const SCHEDULE_DOC = {
+  publishAt:
+    'RFC 3339 timestamp with offset (e.g. 2026-05-01T09:00:00+02:00), in the future: the scheduler publishes the product then. Not on an active or archived product.',
+  unpublishAt: 'RFC 3339 timestamp with offset, in the future and after publishAt: the scheduler unpublishes the product (status draft) then. Not on an archived product.',
+};
 
 const ProductCreateInput = builder.inputType('ProductCreateInput', {
   fields: (t) => ({
@@ -152,6 +168,8 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     tags: t.stringList(),
     // Optional in the type so a missing list gets the same `category_required` error as an empty one.
     categorySlugs: t.stringList({ description: 'Required: at least one slug of an existing category of the store' }),
+    publishAt: t.string({ description: SCHEDULE_DOC.publishAt }),
+    unpublishAt: t.string({ description: SCHEDULE_DOC.unpublishAt }),
   }),
 });
 
@@ -165,6 +183,8 @@ const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
     status: t.field({ type: ProductStatus }),
     tags: t.stringList(),
     categorySlugs: t.stringList(),
+    publishAt: t.string({ description: `${SCHEDULE_DOC.publishAt} null cancels it.` }),
+    unpublishAt: t.string({ description: `${SCHEDULE_DOC.unpublishAt} null cancels it.` }),
   }),
 });
 
@@ -183,7 +203,7 @@ builder.mutationFields((t) => ({
   updateProduct: t.prismaField({
     type: 'Product',
     description:
-      'Partial update: omitted fields are kept; null is rejected. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
+      'Partial update: omitted fields are kept; null is rejected, except for publishAt and unpublishAt, where it cancels the schedule. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
     args: {
       storeId: t.arg.id({ required: true }),
       id: t.arg.id({ required: true }),

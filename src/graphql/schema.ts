@@ -12,6 +12,7 @@ import './apiKeys';
 import './public';
 import './categories';
 import './changes';
+import './webhooks';
 
 export const schema = builder.toSchema();
 

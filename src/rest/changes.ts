@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import { CHANGES_PAGE } from '../services/changes';
-import { intParam, listParam } from './params';
+import { intParam, keysetPage, listParam } from './params';
 import type { RestRequest, RestResponse, RestRoute } from './routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -43,19 +43,7 @@ function changeVariables(r: RestRequest, resource?: { resourceType: string; reso
   };
 }
 
-/** `{data, meta: {limit, has_more, next_cursor}}` with an RFC 8288 next link while there is more. */
-function changePage(data: Record<string, any>, r: RestRequest): RestResponse {
-  const page = data.changes;
-  const nextCursor: string | null = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
-  const headers: Record<string, string> = {};
-  if (nextCursor) {
-    const q = new URLSearchParams(r.query);
-    q.set('after', nextCursor);
-    headers.Link = `<${r.ctx.baseUrl}${r.req.url!.split('?')[0]}?${q.toString()}>; rel="next"`;
-  }
-  const limit = intParam(r.query, 'limit') ?? CHANGES_PAGE.default;
-  return { body: { data: page.edges.map((e: { node: unknown }) => e.node), meta: { limit, has_more: page.pageInfo.hasNextPage, next_cursor: nextCursor } }, headers };
-}
+const changePage = (data: Record<string, any>, r: RestRequest): RestResponse => keysetPage(data.changes, r, CHANGES_PAGE.default);
 
 const OPERATION = `
   query Changes($storeId: ID!, $filter: ChangeFilter, $first: Int, $after: String) {

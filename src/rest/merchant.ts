@@ -12,7 +12,7 @@ export const PRODUCT_FRAGMENT = /* GraphQL */ `
   fragment RestProduct on Product {
     id name description price currency
     inventory_quantity: inventoryQuantity low_stock_threshold: lowStockThreshold
-    status is_active: isActive published_at: publishedAt
+    status is_active: isActive published_at: publishedAt publish_at: publishAt unpublish_at: unpublishAt
     category_slugs: categorySlugs tags variants_count: variantsCount
     version created_at: createdAt updated_at: updatedAt
     images { id url width height mime_type: mimeType size_bytes: sizeBytes sha256 alt position }
@@ -80,6 +80,7 @@ export const merchantProductRoutes: RestRoute[] = [
         tags: listParam(query, 'tags'),
         isActive: boolParam(query, 'is_active'),
         lowStock: boolParam(query, 'low_stock'),
+        scheduled: boolParam(query, 'scheduled'),
       },
     }),
     respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), data.products.meta),

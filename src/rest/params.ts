@@ -64,3 +64,26 @@ export function pageResponse(r: RestRequest, data: unknown[], meta: { page: numb
   const path = r.req.url!.split('?')[0];
   return { body: { data, meta, ...extra }, headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta.page, meta.total_pages) } };
 }
+
+/** A keyset connection as the GraphQL operations return it. */
+interface Connection {
+  edges: { node: unknown }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/**
+ * A keyset page as REST answers it: `{data, meta: {limit, has_more,
+ * next_cursor}}`, with an RFC 8288 next link (this request's URL with `after`
+ * set) while there is more.
+ */
+export function keysetPage(page: Connection, r: RestRequest, defaultLimit: number): RestResponse {
+  const nextCursor = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+  const headers: Record<string, string> = {};
+  if (nextCursor) {
+    const q = new URLSearchParams(r.query);
+    q.set('after', nextCursor);
+    headers.Link = `<${r.ctx.baseUrl}${r.req.url!.split('?')[0]}?${q.toString()}>; rel="next"`;
+  }
+  const limit = intParam(r.query, 'limit') ?? defaultLimit;
+  return { body: { data: page.edges.map((e) => e.node), meta: { limit, has_more: page.pageInfo.hasNextPage, next_cursor: nextCursor } }, headers };
+}

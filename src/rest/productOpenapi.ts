@@ -28,11 +28,21 @@ const writableFields = {
     items: { type: 'string', minLength: 1, maxLength: 128 },
     description: 'Slugs of existing categories of the store: none is 422 category_required, an unknown one 422 unknown_category (listing unknown_slugs)',
   },
+  publish_at: nullable('string', {
+    format: 'date-time',
+    description:
+      'Scheduled publishing: RFC 3339 with an offset (2026-05-01T09:00:00+02:00), in the future; the product becomes active then (product.published, by the system) and this is cleared. Not on an active product (422 product_active) or an archived one (409 product_archived). Publishing by hand clears it. null cancels it.',
+  }),
+  unpublish_at: nullable('string', {
+    format: 'date-time',
+    description:
+      'Scheduled unpublishing: RFC 3339 with an offset, in the future and after publish_at; an active product goes back to draft then (product.unpublished, by the system) and this is cleared. Not on an archived product (409 product_archived). Unpublishing by hand clears it. null cancels it.',
+  }),
 };
 
 const Product = {
   type: 'object',
-  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'category_slugs', 'tags', 'variants_count', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'variants_count', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),
     name: writableFields.name,
@@ -44,6 +54,8 @@ const Product = {
     status: { ...writableFields.status, default: 'draft' },
     is_active: ro({ type: 'boolean', description: 'status is active' }),
     published_at: ro(nullable('string', { format: 'date-time', description: 'Last time the product was published; null if never' })),
+    publish_at: writableFields.publish_at,
+    unpublish_at: writableFields.unpublish_at,
     category_slugs: { ...writableFields.category_slugs, description: 'Sorted' },
     tags: writableFields.tags,
     variants_count: ro({ type: 'integer', minimum: 0 }),
@@ -90,7 +102,7 @@ const components: OpenApiFragment['components'] = {
     ProductUpdate: {
       type: 'object',
       description:
-        'Any of the create fields; fields left out keep their value, null is rejected. Read-only fields of a GET body are accepted and ignored, so a read body can be sent back edited; other unknown fields are 422.',
+        'Any of the create fields; fields left out keep their value, null is rejected (except publish_at and unpublish_at: null cancels the schedule). Read-only fields of a GET body are accepted and ignored, so a read body can be sent back edited; other unknown fields are 422.',
       properties: { ...writableFields, version: { type: 'integer', description: 'The version you read: 412 precondition_failed when it is no longer current' } },
     },
     PageMeta,
@@ -131,6 +143,7 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       { name: 'tags', in: 'query', schema: { type: 'string' }, description: 'Comma-separated; a product matches if it carries any of them' },
       boolQuery('is_active', 'true: status active; false: draft or archived'),
       boolQuery('low_stock', 'true: inventory_quantity <= low_stock_threshold'),
+      boolQuery('scheduled', 'true: products with a pending publish_at or unpublish_at (the schedules the scheduler will run); false: neither'),
       { name: 'sort', in: 'query', schema: { type: 'string', enum: [...PRODUCT_SORTS] }, description: 'A leading - sorts descending' },
     ],
     responses: {
@@ -158,6 +171,7 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       }),
       ...badBody,
       ...errors,
+      '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived)'),
       '422': problemResponse('Invalid field (validation_failed), no category slug (category_required) or unknown slugs (unknown_category, with unknown_slugs)'),
     },
   },
@@ -173,6 +187,7 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       ...badBody,
       ...errors,
       ...notFound,
+      '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived)'),
       '412': problemResponse('If-Match or version is not the current version (precondition_failed, with current_version); nothing was written'),
       '422': problemResponse('Invalid field (validation_failed, category_required, unknown_category)'),
     },

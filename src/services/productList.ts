@@ -14,6 +14,8 @@ export const ProductFilterInput = z.object({
   tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
   isActive: z.boolean().optional(),
   lowStock: z.boolean().optional(),
+  /** true: products with a pending publishAt or unpublishAt; false: neither. */
+  scheduled: z.boolean().optional(),
   /** Public storefront lists pass 'active' only. */
   status: z.enum(['active', 'draft', 'archived']).optional(),
 });
@@ -52,6 +54,8 @@ function whereSql(storeId: string, f: z.output<typeof ProductFilterInput>): Pris
   if (f.status) parts.push(Prisma.sql`p.status = ${f.status}::"ProductStatus"`);
   if (f.lowStock === true) parts.push(Prisma.sql`p.low_stock`);
   if (f.lowStock === false) parts.push(Prisma.sql`NOT p.low_stock`);
+  if (f.scheduled === true) parts.push(Prisma.sql`(p.publish_at IS NOT NULL OR p.unpublish_at IS NOT NULL)`);
+  if (f.scheduled === false) parts.push(Prisma.sql`p.publish_at IS NULL AND p.unpublish_at IS NULL`);
   return Prisma.join(parts, ' AND ');
 }
 

@@ -22,6 +22,39 @@ export const Price = z
 
 const Tag = z.string().trim().min(1).max(64);
 
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 timestamp with its offset (`2026-05-01T09:00:00+02:00`, `…Z`), as a
+ * Date; null for anything else, including impossible dates (February 30) that
+ * Date.parse would roll over and offset-less times it would read as local.
+ */
+export function parseRfc3339(s: string): Date | null {
+  const m = RFC3339.exec(s);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null;
+  const offsetMinutes = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+  if (!m[8] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null;
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, m[7] ? Math.floor(Number(m[7]) * 1000) : 0);
+  return new Date(d.getTime() - offsetMinutes * 60_000);
+}
+
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** A schedule time: RFC 3339 with offset; null clears it. Whether it is in the future is checked against the request's clock. */
+const ScheduleTime = z
+  .string()
+  .transform((s, c) => {
+    const d = parseRfc3339(s.trim());
+    if (!d) c.addIssue({ code: 'custom', message: 'must be an RFC 3339 timestamp with an offset, e.g. 2026-05-01T09:00:00+02:00 or 2026-05-01T07:00:00Z' });
+    return d ?? z.NEVER;
+  })
+  .nullable();
+
 /** A product's name; categories follow the same rules. */
 export const ProductName = z.string().trim().min(1, 'must not be empty').max(255);
 
@@ -34,6 +67,8 @@ const ProductFields = {
   status: z.enum(PRODUCT_STATUSES),
   tags: z.array(Tag).max(100).transform((t) => [...new Set(t)]),
   categorySlugs: z.array(z.string().trim().min(1).max(128)),
+  publishAt: ScheduleTime,
+  unpublishAt: ScheduleTime,
 };
 
 export const ProductCreateInput = z.object({
@@ -44,11 +79,13 @@ export const ProductCreateInput = z.object({
   status: ProductFields.status.default('draft'),
   tags: ProductFields.tags.default([]),
   categorySlugs: ProductFields.categorySlugs.optional(),
+  publishAt: ProductFields.publishAt.optional(),
+  unpublishAt: ProductFields.unpublishAt.optional(),
 });
 export const ProductUpdateInput = z.object(ProductFields).partial();
 export type ProductCreate = z.input<typeof ProductCreateInput>;
 export type ProductUpdate = z.input<typeof ProductUpdateInput>;
-/** What callers may pass to an update: a null is rejected (no product field is nullable), not taken as "keep". */
+/** What callers may pass to an update: a null is rejected (except publishAt/unpublishAt, where it clears), not taken as "keep". */
 type ProductUpdateArgs = { [K in keyof ProductUpdate]?: ProductUpdate[K] | null };
 
 export function searchText(p: { name: string; description: string; tags: string[] }, skus: string[] = []): string {
@@ -95,6 +132,7 @@ export function emitProductEvent(
 export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
   const data = parseInput(ProductCreateInput, input);
   return transaction(ctx, async (t) => {
+    const schedule = scheduleAfterWrite(t, NEW_PRODUCT, data.status, data);
     const categoryIds = await resolveCategories(t.tx, storeId, data.categorySlugs);
     const product = await t.tx.product.create({
       ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
@@ -108,6 +146,8 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         lowStock: data.inventoryQuantity <= data.lowStockThreshold,
         status: data.status,
         publishedAt: data.status === 'active' ? t.now() : null,
+        publishAt: schedule.publishAt,
+        unpublishAt: schedule.unpublishAt,
         tags: data.tags,
         searchText: searchText(data),
         categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
@@ -165,7 +205,7 @@ export async function writeProductVersion(
 }
 
 /** Whether an update would leave every field as it is (then nothing is written and no version is made). */
-function changesNothing(current: ProductPartsRow, data: z.output<typeof ProductUpdateInput>): boolean {
+function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof ProductUpdateInput>, keyof Schedule>): boolean {
   const same: { [K in keyof typeof data]-?: (v: NonNullable<(typeof data)[K]>) => boolean } = {
     name: (v) => v === current.name,
     description: (v) => v === current.description,
@@ -177,6 +217,71 @@ function changesNothing(current: ProductPartsRow, data: z.output<typeof ProductU
     categorySlugs: (v) => sameSet(v, (current.categories ?? []).map((c) => c.category.slug)),
   };
   return (Object.keys(same) as (keyof typeof data)[]).every((k) => data[k] === undefined || (same[k] as (v: unknown) => boolean)(data[k]));
+}
+
+/** When the product is published and unpublished by the scheduler; null: not scheduled. */
+export interface Schedule {
+  publishAt: Date | null;
+  unpublishAt: Date | null;
+}
+
+const NEW_PRODUCT = { status: null, publishAt: null, unpublishAt: null };
+const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+/**
+ * The schedule a write leaves, checked against the status the write leaves:
+ * - a time sent must be in the future (a time sent unchanged is kept as it is, even when due);
+ * - an archived product carries no schedule (409 product_archived when one is sent; archiving cancels it);
+ * - publishAt only on a product that is not active (422 product_active): the scheduler never
+ *   publishes an active product, and an active product is taken off sale with unpublishAt;
+ * - unpublishAt after publishAt when both are set;
+ * - a status change consumes the schedule for it: becoming active (publishing by hand) clears
+ *   publishAt, going from active to draft (unpublishing by hand) clears unpublishAt, unless the
+ *   same write sets it again.
+ */
+function scheduleAfterWrite(
+  t: TransactionContext,
+  before: { status: string | null; publishAt: Date | null; unpublishAt: Date | null },
+  statusAfter: string,
+  input: { publishAt?: Date | null; unpublishAt?: Date | null },
+): Schedule {
+  // A value equal to the stored one is no change (a GET body sent back edited keeps a due time).
+  const sent = {
+    publishAt: input.publishAt !== undefined && !sameTime(input.publishAt, before.publishAt) ? input.publishAt : undefined,
+    unpublishAt: input.unpublishAt !== undefined && !sameTime(input.unpublishAt, before.unpublishAt) ? input.unpublishAt : undefined,
+  };
+  if (statusAfter === 'archived' && (sent.publishAt || sent.unpublishAt)) {
+    throw new AppError('product_archived', 'An archived product cannot be scheduled; set its status to draft first', {
+      errors: (['publishAt', 'unpublishAt'] as const)
+        .filter((f) => sent[f])
+        .map((field) => ({ field, code: 'product_archived', message: 'an archived product cannot be scheduled' })),
+    });
+  }
+  const now = t.now();
+  const past = (['publishAt', 'unpublishAt'] as const).filter((f) => sent[f] && sent[f].getTime() <= now.getTime());
+  if (past.length) {
+    throw validationError(past.map((field) => ({ field, code: 'not_in_future', message: `must be in the future (it is now ${now.toISOString()})` })));
+  }
+  if (statusAfter === 'active' && sent.publishAt) {
+    throw validationError([
+      {
+        field: 'publishAt',
+        code: 'product_active',
+        message: 'the product is active already: unpublish it first to publish it again later, or set unpublishAt to take it off sale',
+      },
+    ]);
+  }
+  let { publishAt, unpublishAt } = before;
+  if (statusAfter === 'archived') [publishAt, unpublishAt] = [null, null];
+  if (statusAfter === 'active' && before.status !== 'active') publishAt = null;
+  if (statusAfter !== 'active' && before.status === 'active') unpublishAt = null;
+  if (sent.publishAt !== undefined) publishAt = sent.publishAt;
+  if (sent.unpublishAt !== undefined) unpublishAt = sent.unpublishAt;
+  if (publishAt && unpublishAt && unpublishAt.getTime() <= publishAt.getTime()) {
+    const field = sent.unpublishAt ? 'unpublishAt' : 'publishAt';
+    throw validationError([{ field, code: 'unpublish_not_after_publish', message: `unpublishAt (${unpublishAt.toISOString()}) must be after publishAt (${publishAt.toISOString()})` }]);
+  }
+  return { publishAt, unpublishAt };
 }
 
 const sameSet = (a: string[], b: string[]) => {
@@ -208,8 +313,10 @@ export async function updateProduct(
         details: { current_version: before.version },
       });
     }
+    const schedule = scheduleAfterWrite(t, before, data.status ?? before.status, data);
+    const scheduleChanged = !sameTime(schedule.publishAt, before.publishAt) || !sameTime(schedule.unpublishAt, before.unpublishAt);
     // Nothing to change: no new version, so the caller's ETag stays valid.
-    if (changesNothing(before, data)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    if (!scheduleChanged && changesNothing(before, data)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
     const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(t.tx, storeId, data.categorySlugs) : undefined;
     const merged = { ...before, ...stripUndefined(data) };
     const after = await writeProductVersion(
@@ -225,6 +332,8 @@ export async function updateProduct(
         status: data.status,
         // Like publishProduct: becoming active (again) stamps published_at.
         publishedAt: data.status === 'active' && before.status !== 'active' ? t.now() : undefined,
+        publishAt: schedule.publishAt,
+        unpublishAt: schedule.unpublishAt,
         tags: data.tags,
         searchText: searchText(merged, before.variants.map((v) => v.sku)),
       },
@@ -254,17 +363,25 @@ export async function deleteProduct(ctx: RequestContext, storeId: string, id: st
   });
 }
 
-/** Sets status active and published_at (when it was not active). Idempotent; an archived product cannot be published. */
+/**
+ * Sets status active and published_at (when it was not active), and clears a
+ * pending publish_at. Idempotent; an archived product cannot be published.
+ */
 export async function publishProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
-  return setStatus(ctx, storeId, id, 'active', query);
+  return setProductStatus(ctx, storeId, id, 'active', query);
 }
 
-/** Sets status draft. Idempotent. */
+/** Sets status draft, and clears a pending unpublish_at when the product was active. Idempotent. */
 export async function unpublishProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
-  return setStatus(ctx, storeId, id, 'draft', query);
+  return setProductStatus(ctx, storeId, id, 'draft', query);
 }
 
-async function setStatus(ctx: RequestContext, storeId: string, id: string, status: 'active' | 'draft', query: ProductQuery) {
+/**
+ * Publishing and unpublishing, by hand or by the scheduler (src/services/productSchedules.ts):
+ * a status change records product.published or product.unpublished; the schedule for that
+ * change is consumed with it.
+ */
+export async function setProductStatus(ctx: RequestContext, storeId: string, id: string, status: 'active' | 'draft', query: ProductQuery = {}) {
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
     const before = await productBeforeWrite(t, storeId, id, {});
@@ -272,7 +389,8 @@ async function setStatus(ctx: RequestContext, storeId: string, id: string, statu
       throw new AppError('product_archived', 'An archived product cannot be published; set its status to draft first');
     }
     if (before.status === status) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
-    const after = await writeProductVersion(t, before, { status, ...(status === 'active' ? { publishedAt: t.now() } : {}) }, query);
+    const schedule = scheduleAfterWrite(t, before, status, {});
+    const after = await writeProductVersion(t, before, { status, ...schedule, ...(status === 'active' ? { publishedAt: t.now() } : {}) }, query);
     emitProductEvent(t, status === 'active' ? 'product.published' : 'product.unpublished', after, { before });
     return after;
   });

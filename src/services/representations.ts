@@ -8,6 +8,7 @@ import type { Prisma } from '../db/client';
 import type { DomainEvent } from '../domain/events';
 import { redactDashboardToken } from './dashboardTokens';
 import { imageUrl } from './imageTypes';
+import { secretHint } from '../webhooks/signing';
 
 export const userView = (u: { id: string; email: string; name: string; createdAt: Date; hasPassword?: boolean; passwordHash?: string | null }) => ({
   id: u.id,
@@ -162,6 +163,8 @@ export function productView(p: ProductViewRow, baseUrl: string) {
     status: parts.status,
     is_active: parts.is_active,
     published_at: parts.published_at,
+    publish_at: parts.publish_at,
+    unpublish_at: parts.unpublish_at,
     category_slugs: parts.category_slugs!,
     tags: parts.tags,
     variants_count: parts.variants_count!,
@@ -192,6 +195,8 @@ export function productParts(p: ProductPartsRow, baseUrl: string) {
     status: p.status,
     is_active: p.status === 'active',
     published_at: p.publishedAt,
+    publish_at: p.publishAt,
+    unpublish_at: p.unpublishAt,
     ...(p.categories ? { category_slugs: p.categories.map((c) => c.category.slug).sort() } : {}),
     tags: p.tags,
     ...(p._count ? { variants_count: p._count.variants } : {}),
@@ -230,7 +235,7 @@ export function productParts(p: ProductPartsRow, baseUrl: string) {
       : {}),
   } as {
     id: string; name: string; description: string; price: number; inventory_quantity: number; low_stock_threshold: number;
-    status: string; is_active: boolean; published_at: Date | null; category_slugs?: string[]; tags: string[]; variants_count?: number;
+    status: string; is_active: boolean; published_at: Date | null; publish_at: Date | null; unpublish_at: Date | null; category_slugs?: string[]; tags: string[]; variants_count?: number;
     version: number; created_at: Date; updated_at: Date; images?: Record<string, unknown>[]; seo?: Record<string, unknown> | null;
   };
 }
@@ -271,4 +276,35 @@ export const changeView = (e: DomainEvent) => ({
   resource: e.resource,
   data: e.data,
   changes: e.changes,
+});
+
+/** A webhook endpoint: the secret never, only its last characters (`secret_hint`). */
+export const webhookEndpointView = (e: {
+  id: string;
+  storeId: string;
+  mode: string;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  status: string;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  secret: string;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}) => ({
+  id: e.id,
+  store_id: e.storeId,
+  mode: e.mode,
+  url: e.url,
+  description: e.description,
+  event_types: e.eventTypes,
+  status: e.status,
+  disabled_reason: e.disabledReason,
+  disabled_at: e.disabledAt,
+  secret_hint: secretHint(e.secret),
+  previous_secret_expires_at: e.previousSecretExpiresAt,
+  created_at: e.createdAt,
+  updated_at: e.updatedAt,
 });

@@ -36,6 +36,7 @@ async function npmStart(dataDir: string, port: number) {
       for (let waited = 0; waited < 15_000 && (!out.includes('"msg":"stopped"') || existsSync(path.join(dataDir, 'pglite.lock'))); waited += 50) {
         await new Promise((r) => setTimeout(r, 50));
       }
+      if (!out.includes('"msg":"stopped"')) console.error(`service output:\n${out.slice(-3000)}`);
       return out.includes('"msg":"stopped"') && !existsSync(path.join(dataDir, 'pglite.lock'));
     },
   };

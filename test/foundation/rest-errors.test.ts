@@ -8,12 +8,16 @@ import { startTestServer, type TestResponse, type TestServer } from '../helpers/
 let t: TestServer;
 let a: StoreFixture;
 let productId: string;
+let endpointId: string;
 
 beforeAll(async () => {
   t = await startTestServer();
   a = await createStoreFixture();
   const created = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken, body: { name: 'Base', price: 1, category_slugs: ['shoes'] } });
   productId = created.body.data.id;
+  // A public URL that does not resolve here: accepted (delivery checks it again), and nothing is ever sent.
+  const endpoint = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints`, { token: a.ownerToken, body: { url: 'https://hooks.partner.example/base', event_types: ['*'] } });
+  endpointId = endpoint.body.data.id;
 });
 afterAll(() => t.close());
 
@@ -59,14 +63,38 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ name: 'x', ...extra }),
     prefix: '',
   },
+  createWebhookEndpoint: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints`,
+    valid: () => ({ url: 'https://hooks.partner.example/in', event_types: ['product.created'] }),
+    nest: (extra) => ({ url: 'https://hooks.partner.example/in', event_types: ['product.created'], ...extra }),
+    prefix: '',
+  },
+  updateWebhookEndpoint: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints/${endpointId}`,
+    valid: () => ({ description: 'ERP' }),
+    nest: (extra) => ({ description: 'ERP', ...extra }),
+    prefix: '',
+  },
+  rollWebhookEndpointSecret: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints/${endpointId}/roll-secret`,
+    valid: () => ({ overlap_hours: 1 }),
+    nest: (extra) => ({ overlap_hours: 1, ...extra }),
+    prefix: '',
+  },
+  replayWebhookMessages: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints/${endpointId}/replay`,
+    valid: () => ({ since: new Date(Date.now() - 3_600_000).toISOString() }),
+    nest: (extra) => ({ since: new Date(Date.now() - 3_600_000).toISOString(), ...extra }),
+    prefix: '',
+  },
 };
 
-/** Routes whose body is not JSON input: publish/unpublish take none, the image upload is multipart (test/images). */
-const NO_JSON_INPUT = new Set(['publishProduct', 'unpublishProduct', 'uploadProductImage']);
+/** Routes whose body is not JSON input: publish/unpublish, ping and resend take none, the image upload is multipart (test/images). */
+const NO_JSON_INPUT = new Set(['publishProduct', 'unpublishProduct', 'uploadProductImage', 'pingWebhookEndpoint', 'resendWebhookMessage']);
 
 describe('unknown fields: 422, code unknown_field, the field named as sent', () => {
   it('covers every REST route that takes a JSON body', () => {
-    const withBody = restRoutes.filter((r) => (r.method === 'POST' || r.method === 'PUT') && !NO_JSON_INPUT.has(r.operationId)).map((r) => r.operationId);
+    const withBody = restRoutes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !NO_JSON_INPUT.has(r.operationId)).map((r) => r.operationId);
     expect(withBody.sort()).toEqual(Object.keys(BODY_ROUTES).sort());
   });
 

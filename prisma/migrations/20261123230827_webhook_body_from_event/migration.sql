@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhook_messages" ALTER COLUMN "payload" DROP NOT NULL;

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { createContext, type RequestContext } from '../context';
+import type { PrismaClient } from '../db/client';
+import { SYSTEM } from '../domain/principal';
+import { pruneDeliveryLog, pruneEvents } from '../events/retention';
+import { onWorkPending } from '../events/signal';
+import { runDueSchedules } from '../services/productSchedules';
+import { createDeliverer, type DeliveryDeps } from '../webhooks/deliver';
+import { dispatchEvents } from '../webhooks/dispatch';
+
+/**
+ * The background worker: one loop that turns outbox events into webhook
+ * messages, delivers due messages, runs due product schedules and, now and
+ * then, prunes the change history and the delivery log. It runs inside the
+ * service (WORKER=true, the default) or alone (`npm run worker`); several
+ * instances on one PostgreSQL database share the work, every step taking its
+ * rows with FOR UPDATE SKIP LOCKED.
+ *
+ * While there is work it loops at once; otherwise it sleeps WORKER_POLL_MS, or
+ * until this process commits new work (src/events/signal.ts) or an attempt
+ * finishes. A failing step is logged and tried again on the next poll.
+ */
+
+export interface WorkerOptions {
+  config: Config;
+  log: Logger;
+  db: () => PrismaClient;
+  /** The worker's clock; tests pass a controllable one and drive runOnce(). */
+  now?: () => Date;
+  /** [0, 1) for the retry jitter. */
+  random?: () => number;
+}
+
+export interface RunResult {
+  /** Events taken from the outbox. */
+  dispatched: number;
+  /** Attempts made (recorded). */
+  delivered: number;
+  /** Products published or unpublished on schedule. */
+  published: number;
+}
+
+export interface Worker {
+  start(): void;
+  /** Stops claiming work and waits for the attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). */
+  stop(): Promise<void>;
+  /** Passes until nothing is due at the worker's `now`, waiting for every attempt; then prunes. For tests with a controllable clock. */
+  runOnce(): Promise<RunResult>;
+}
+
+const DISPATCH_BATCH = 200;
+const SCHEDULE_BATCH = 100;
+/** How long a woken worker waits for more work to arrive before its pass. */
+const WAKE_COALESCE_MS = 20;
+/**
+ * While work keeps arriving but no batch fills up (the worker keeps pace with
+ * the API), passes are this far apart: each pass costs several statements
+ * whatever it finds, so under steady writes one pass per interval takes many
+ * events and results at once instead of a few per pass, and the API keeps the
+ * database and the event loop. A full batch (a backlog) runs the next pass at once.
+ */
+const PASS_INTERVAL_MS = 50;
+/** The first pruning runs this soon after start (or after one interval, if shorter). */
+const FIRST_PRUNE_MS = 60_000;
+
+export function createWorker(opts: WorkerOptions): Worker {
+  const { config, log } = opts;
+  const now = opts.now ?? (() => new Date());
+  const systemContext = (): RequestContext =>
+    createContext({ requestId: randomUUID(), source: 'system', principal: SYSTEM, config, log, db: opts.db(), now });
+  const deps: DeliveryDeps = { db: opts.db, config, log, now, systemContext, random: opts.random };
+
+  let running = false;
+  let wakeUp: (() => void) | null = null;
+  let again = false;
+  let loop: Promise<void> | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let nextPruneAt = 0;
+  let pruning: Promise<void> | null = null;
+
+  const wake = () => {
+    again = true;
+    wakeUp?.();
+  };
+  const deliverer = createDeliverer(deps, { onSettled: wake });
+
+  async function step<T>(name: string, fn: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      log.error({ err, step: name }, `worker: ${name} failed; retrying on the next poll`);
+      return fallback;
+    }
+  }
+
+  async function prune(at: Date): Promise<void> {
+    const events = await step('prune events', () => pruneEvents(opts.db(), { retentionDays: config.changes.retentionDays, now: at }), 0);
+    if (events > 0) log.info({ deleted: events, retention_days: config.changes.retentionDays }, 'pruned events past their retention');
+    const messages = await step('prune delivery log', () => pruneDeliveryLog(opts.db(), { retentionDays: config.webhooks.logRetentionDays, now: at }), 0);
+    if (messages > 0) log.info({ deleted: messages, retention_days: config.webhooks.logRetentionDays }, 'pruned webhook messages past their retention');
+  }
+
+  /** Dispatch, claim and start deliveries, run schedules. Returns whether it found work, and the attempts it started. */
+  async function pass(): Promise<{ result: RunResult; done: Promise<number> }> {
+    const dispatched = await step('dispatch', () => dispatchEvents(opts.db(), { now: now(), limit: DISPATCH_BATCH }), { events: 0, messages: 0 });
+    const claim = await step('deliver', () => deliverer.claimAndStart({ now: now() }), { claimed: 0, done: Promise.resolve([]) });
+    const published = await step('scheduled publishing', () => runDueSchedules(systemContext(), { limit: SCHEDULE_BATCH }), 0);
+    return {
+      result: { dispatched: dispatched.events, delivered: claim.claimed, published },
+      done: claim.done.then((outcomes) => outcomes.length),
+    };
+  }
+
+  async function run(): Promise<void> {
+    nextPruneAt = Date.now() + Math.min(config.changes.pruneIntervalMs, FIRST_PRUNE_MS);
+    while (running) {
+      again = false;
+      const { result } = await pass();
+      if (Date.now() >= nextPruneAt && !pruning) {
+        nextPruneAt = Date.now() + config.changes.pruneIntervalMs;
+        pruning = prune(now()).finally(() => {
+          pruning = null;
+        });
+      }
+      if (!running) break;
+      if (result.dispatched >= DISPATCH_BATCH || result.published >= SCHEDULE_BATCH) continue;
+      const busy = result.dispatched > 0 || result.delivered > 0 || result.published > 0;
+      if (busy || again) {
+        // Every free slot was taken, so more messages may be due: go on once half the slots are free again (or the interval is over).
+        const slotsTaken = result.delivered > 0 && deliverer.inFlight() >= config.webhooks.concurrency;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, PASS_INTERVAL_MS);
+          function done() {
+            clearTimeout(timer);
+            wakeUp = null;
+            resolve();
+          }
+          wakeUp = () => {
+            if (slotsTaken && deliverer.inFlight() <= config.webhooks.concurrency / 2) done();
+          };
+        });
+        continue;
+      }
+      const untilPrune = Math.max(0, nextPruneAt - Date.now());
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(config.worker.pollMs, untilPrune + 1));
+        function done() {
+          clearTimeout(timer);
+          wakeUp = null;
+          resolve();
+        }
+        // Woken by new work: wait a moment, so that work committed together is handled in one pass.
+        wakeUp = () => {
+          clearTimeout(timer);
+          wakeUp = null;
+          setTimeout(resolve, WAKE_COALESCE_MS);
+        };
+      });
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = onWorkPending(wake);
+      loop = run().catch((err) => log.error({ err }, 'worker loop stopped unexpectedly'));
+      log.info({ poll_ms: config.worker.pollMs, concurrency: config.webhooks.concurrency }, 'worker started');
+    },
+    async stop() {
+      if (!running && !loop) return;
+      running = false;
+      unsubscribe?.();
+      unsubscribe = null;
+      wakeUp?.();
+      await loop;
+      loop = null;
+      await deliverer.idle();
+      await pruning;
+      deliverer.close();
+      log.info('worker stopped');
+    },
+    async runOnce() {
+      const total: RunResult = { dispatched: 0, delivered: 0, published: 0 };
+      for (let i = 0; i < 100; i++) {
+        const { result, done } = await pass();
+        total.dispatched += result.dispatched;
+        total.published += result.published;
+        total.delivered += await done;
+        if (result.dispatched === 0 && result.delivered === 0 && result.published === 0) break;
+      }
+      await prune(now());
+      return total;
+    },
+  };
+}
