@@ -262,7 +262,7 @@ export async function pingWebhookEndpoint(ctx: RequestContext, storeId: string, 
   if (endpoint.status !== 'enabled') throw endpointDisabled(endpoint);
   const now = ctx.now();
   const id = uuidv7();
-  return queueing(ctx, (t) =>
+  const message = await queueing(ctx, (t) =>
     t.tx.webhookMessage.create({
       select: FULL_SELECT,
       data: {
@@ -280,4 +280,5 @@ export async function pingWebhookEndpoint(ctx: RequestContext, storeId: string, 
       },
     }),
   );
+  return withBody(ctx, message);
 }
