@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { authenticateDashboard } from './auth/authenticate';
+import { authenticateDashboard, requestedMode } from './auth/authenticate';
 import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
 import { createContext, type RequestContext } from './context';
@@ -93,10 +93,17 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     },
   });
 
-  /** A dashboard request's context: the signed-in user, or nobody. */
-  async function dashboardContext(req: IncomingMessage, requestId: string, reqLog: Logger, source: EventSource): Promise<RequestContext> {
+  /**
+   * A dashboard request's context: the signed-in user, or nobody, in the mode
+   * the request names (X-Service-Mode or `?mode=`), live when it names none.
+   * The response says which mode served it.
+   */
+  async function dashboardContext(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, reqLog: Logger, source: EventSource): Promise<GraphQLContext> {
     const ctx = requestContext(req, requestId, reqLog, source);
-    return { ...ctx, principal: await authenticateDashboard(ctx, req.headers) };
+    const named = requestedMode(req.headers, url.searchParams);
+    const mode = named ?? 'live';
+    res.setHeader('X-Service-Mode', mode);
+    return { ...ctx, mode, requestedMode: named, principal: await authenticateDashboard(ctx, req.headers) };
   }
 
   async function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -136,7 +143,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       if (path === '/graphql') {
         let ctx: GraphQLContext;
         try {
-          ctx = await dashboardContext(req, requestId, reqLog, 'dashboard_graphql');
+          ctx = await dashboardContext(req, res, url, requestId, reqLog, 'dashboard_graphql');
         } catch (err) {
           return graphqlAuthError(res, err);
         }
@@ -165,7 +172,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         return await handleRest(schema, routes, req, res, url, ctx);
       }
       if (path.startsWith('/api/')) {
-        const ctx = await dashboardContext(req, requestId, reqLog, 'merchant_rest');
+        const ctx = await dashboardContext(req, res, url, requestId, reqLog, 'merchant_rest');
         return await handleRest(schema, routes, req, res, url, ctx);
       }
       throw new AppError('route_not_found', `No endpoint ${req.method} ${path}`);

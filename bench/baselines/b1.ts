@@ -25,7 +25,7 @@ async function list(storeId: string, q: URLSearchParams, authorization: string |
     isActive: boolParam(q, 'is_active'),
     lowStock: boolParam(q, 'low_stock'),
   };
-  const page = productPageQuery(storeId, filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
+  const page = productPageQuery(storeId, 'live', filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
   const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values), page);
   const items = await productsByIds(r.ids, storeId, baseUrl);
   const totalPages = Math.ceil(r.total / page.perPage);

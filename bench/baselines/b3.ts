@@ -44,7 +44,7 @@ const resolvers = {
       await authorize(ctx.authorization, args.storeId).catch((e) => Promise.reject(denied(e)));
       const f = args.filter ?? {};
       const filter = { search: f.search ?? undefined, category: f.category ?? undefined, tags: f.tags ?? undefined, isActive: f.isActive ?? undefined, lowStock: f.lowStock ?? undefined };
-      const page = productPageQuery(args.storeId, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, sortOf(args.sort));
+      const page = productPageQuery(args.storeId, 'live', filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, sortOf(args.sort));
       const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values), page);
       const totalPages = Math.ceil(r.total / page.perPage);
       return {

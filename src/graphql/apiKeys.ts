@@ -2,10 +2,10 @@ import { API_KEY_TYPES, redactApiKey } from '../auth/apiKeys';
 import { describeScopes } from '../auth/credentials';
 import * as apiKeys from '../services/apiKeys';
 import { builder } from './builder';
+import { ServiceMode } from './modes';
 
 const manageApiKeys = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_api_keys' as const } });
 
-export const ServiceMode = builder.enumType('ServiceMode', { values: ['test', 'live'] as const, description: 'Test or live mode of the public API' });
 const ApiKeyType = builder.enumType('ApiKeyType', {
   values: API_KEY_TYPES,
   description: 'system (svc_*_ck_, backend only, any scopes), secret (svc_*_sk_, the scopes it was given), publishable (svc_*_pk_, public:read only)',

@@ -6,7 +6,7 @@ import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { accessDenied } from '../auth/access';
 import type { RequestContext } from '../context';
-import type { Permission, Scope } from '../domain/access';
+import type { Mode, Permission, Scope } from '../domain/access';
 import { credentialOf, hasScope, hasStorePermission, userOf } from '../domain/principal';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
@@ -16,16 +16,24 @@ export interface StorePermissionScope {
   permission: Permission;
 }
 
+/** A public API credential of this store holding this scope. */
+export interface StoreApiScope {
+  storeId: string;
+  scope: Scope;
+}
+
 /** The request context, plus what only a GraphQL multipart request knows: the Content-Type each file part was sent with. */
 export interface GraphQLContext extends RequestContext {
   /** The type the first file part named `name` was sent with; null when none, `fallback` when no such part was seen. */
   uploadPartTypes?: { fileType(name: string, fallback: string): string | null };
+  /** The mode the request named (X-Service-Mode or `?mode=`), null when it named none: a field's `mode` argument may not contradict it. */
+  requestedMode?: Mode | null;
 }
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { authenticated: boolean; storePermission: StorePermissionScope; apiScope: Scope };
+  AuthScopes: { authenticated: boolean; storePermission: StorePermissionScope; apiScope: Scope; storeApiScope: StoreApiScope };
   Scalars: {
     ID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date };
@@ -54,6 +62,7 @@ export const builder = new SchemaBuilder<{
         authenticated: !!viewer,
         storePermission: ({ storeId, permission }) => hasStorePermission(viewer, storeId, permission),
         apiScope: (scope) => hasScope(credential, scope),
+        storeApiScope: ({ storeId, scope }) => credential?.storeId === storeId && hasScope(credential, scope),
       };
     },
     unauthorizedError: (_parent, ctx, _info, result) => accessDenied(ctx.principal, apiScopesOf(result.failure)),
@@ -62,7 +71,11 @@ export const builder = new SchemaBuilder<{
 
 /** The apiScope parameters a failed check asked for (any of them would have passed). */
 function apiScopesOf(f: AuthFailure): string[] {
-  if (f.kind === AuthScopeFailureType.AuthScope) return f.scope === 'apiScope' ? [String(f.parameter)] : [];
+  if (f.kind === AuthScopeFailureType.AuthScope) {
+    if (f.scope === 'apiScope') return [String(f.parameter)];
+    if (f.scope === 'storeApiScope') return [(f.parameter as StoreApiScope).scope];
+    return [];
+  }
   if (f.kind === AuthScopeFailureType.AnyAuthScopes || f.kind === AuthScopeFailureType.AllAuthScopes) return f.failures.flatMap(apiScopesOf);
   return [];
 }

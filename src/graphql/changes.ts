@@ -1,7 +1,7 @@
 import { ACTOR_KINDS, type DomainEvent, EVENT_SOURCES, EVENT_TYPES, RESOURCE_TYPES } from '../domain/events';
 import { AppError } from '../errors';
 import { CHANGES_PAGE, listChanges } from '../services/changes';
-import { ServiceMode } from './apiKeys';
+import { ServiceMode } from './modes';
 import { builder } from './builder';
 
 const ChangeResourceType = builder.enumType('ChangeResourceType', { values: RESOURCE_TYPES });

@@ -1,7 +1,8 @@
 import type { FileUpload } from 'graphql-upload-minimal';
 import * as images from '../services/images';
 import { builder, type GraphQLContext } from './builder';
-import { manageProducts } from './products';
+import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from './modes';
+import { writeProducts } from './products';
 
 /**
  * The upload with the Content-Type its part was sent with: graphql-upload-minimal (busboy) reports a
@@ -46,12 +47,13 @@ builder.mutationFields((t) => ({
       'Uploads a JPEG, PNG or WebP image (GraphQL multipart request). A file part declared as another type is refused (unsupported_media_type); the stored type is read from the content; limits: UPLOAD_MAX_BYTES (10 MB) and UPLOAD_MAX_PIXELS (40 MP). With productId the image is appended to that product\'s images.',
     args: {
       storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       file: t.arg({ type: 'Upload', required: true }),
       productId: t.arg.id(),
       alt: t.arg.string(),
     },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => images.uploadProductImage(ctx, { ...args, file: asSent(args.file, ctx) }, query),
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => images.uploadProductImage(inCatalogMode(ctx, args.mode), { ...args, file: asSent(args.file, ctx) }, query),
   }),
 }));
 
@@ -63,8 +65,8 @@ builder.mutationField('removeProductImage', (t) =>
   t.field({
     type: RemovedProductImage,
     description: "Takes an image off its product (a new product version). The stored file stays: other images may share its content.",
-    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (_root, args, ctx) => images.removeProductImage(ctx, args.storeId, args.productId, args.id),
+    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (_root, args, ctx) => images.removeProductImage(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.id),
   }),
 );

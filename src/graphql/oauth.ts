@@ -2,7 +2,7 @@ import { describeScopes } from '../auth/credentials';
 import { userOf } from '../domain/principal';
 import { revokeStoreGrant } from '../services/oauth';
 import { createOAuthApp, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
-import { ServiceMode } from './apiKeys';
+import { ServiceMode } from './modes';
 import { builder, type GraphQLContext } from './builder';
 
 // Any signed-in dashboard user may register OAuth apps; each app is managed only by the user who created it.

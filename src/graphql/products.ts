@@ -4,8 +4,17 @@ import type { GraphQLContext } from './builder';
 import * as products from '../services/products';
 import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { builder } from './builder';
+import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from './modes';
 
 export const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
+/** Reading the catalog: a member with manage_products, or the store's own API credential with products:read or products:write. */
+export const readProducts = (storeId: string) => ({
+  ...manageProducts(storeId),
+  storeApiScope: { storeId, scope: 'products:read' as const },
+  $any: { storeApiScope: { storeId, scope: 'products:write' as const } },
+});
+/** Changing it: a member with manage_products, or the store's own API credential with products:write (publishable keys never hold it). */
+export const writeProducts = (storeId: string) => ({ ...manageProducts(storeId), storeApiScope: { storeId, scope: 'products:write' as const } });
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -97,14 +106,15 @@ builder.queryFields((t) => ({
     description: 'A page of the store\'s products (active and inactive unless filtered).',
     args: {
       storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       page: t.arg.int(),
       perPage: t.arg.int(),
       filter: t.arg({ type: ProductFilter }),
       sort: t.arg({ type: ProductSort }),
     },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => readProducts(args.storeId),
     resolve: async (_root, args, ctx) => {
-      const r = await listProductIds(ctx, args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+      const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
     },
   }),
@@ -113,12 +123,13 @@ builder.queryFields((t) => ({
     description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
     args: {
       storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       filter: t.arg({ type: ProductFilter }),
       sort: t.arg({ type: ProductSort }),
     },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => readProducts(args.storeId),
     resolve: async (_root, args, ctx, info) => {
-      const r = await listProductIdsAfter(ctx, args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
+      const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
       const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
       return {
         edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
@@ -128,9 +139,9 @@ builder.queryFields((t) => ({
   }),
   product: t.prismaField({
     type: 'Product',
-    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => products.getProduct(ctx, args.storeId, args.id, query),
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => readProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.getProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
   }),
 }));
 
@@ -196,9 +207,9 @@ const DeletedProduct = builder.simpleObject('DeletedProduct', { fields: (t) => (
 builder.mutationFields((t) => ({
   createProduct: t.prismaField({
     type: 'Product',
-    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => products.createProduct(ctx, args.storeId, defined(args.input), query),
+    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.createProduct(inCatalogMode(ctx, args.mode), args.storeId, defined(args.input), query),
   }),
   updateProduct: t.prismaField({
     type: 'Product',
@@ -206,30 +217,31 @@ builder.mutationFields((t) => ({
       'Partial update: omitted fields are kept; null is rejected, except for publishAt and unpublishAt, where it cancels the schedule. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
     args: {
       storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       id: t.arg.id({ required: true }),
       input: t.arg({ type: ProductUpdateInput, required: true }),
       expectedVersion: t.arg.int(),
     },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => writeProducts(args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
-    resolve: (query, _root, args, ctx) => products.updateProduct(ctx, args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
+    resolve: (query, _root, args, ctx) => products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,
-    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (_root, args, ctx) => products.deleteProduct(ctx, args.storeId, args.id),
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (_root, args, ctx) => products.deleteProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id),
   }),
   publishProduct: t.prismaField({
     type: 'Product',
-    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => products.publishProduct(ctx, args.storeId, args.id, query),
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.publishProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
   }),
   unpublishProduct: t.prismaField({
     type: 'Product',
-    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => products.unpublishProduct(ctx, args.storeId, args.id, query),
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.unpublishProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
   }),
 }));

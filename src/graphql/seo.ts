@@ -1,6 +1,7 @@
 import { setSeo } from '../services/seo';
 import { builder } from './builder';
-import { manageProducts } from './products';
+import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from './modes';
+import { writeProducts } from './products';
 
 builder.prismaObject('Seo', {
   fields: (t) => ({
@@ -32,8 +33,8 @@ builder.mutationField('setProductSeo', (t) =>
   t.prismaField({
     type: 'Seo',
     description: "Sets (replaces) a product's SEO record.",
-    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), input: t.arg({ type: SeoInput, required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => setSeo(ctx, args.storeId, args.productId, args.input, query),
+    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), input: t.arg({ type: SeoInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => setSeo(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.input, query),
   }),
 );

@@ -1,6 +1,7 @@
 import { listVariants, replaceVariants } from '../services/variants';
 import { builder } from './builder';
-import { manageProducts } from './products';
+import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from './modes';
+import { readProducts, writeProducts } from './products';
 
 builder.prismaObject('Variant', {
   fields: (t) => ({
@@ -38,9 +39,9 @@ builder.queryField('productVariants', (t) =>
   t.prismaField({
     type: ['Variant'],
     description: 'The variants of a product, ordered by position.',
-    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => listVariants(ctx, args.storeId, args.productId, query),
+    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => readProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => listVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, query),
   }),
 );
 
@@ -50,10 +51,11 @@ builder.mutationField('replaceProductVariants', (t) =>
     description: 'Replaces the whole variant set of a product in one transaction (an empty list removes all). Variants keep their id when their SKU stays.',
     args: {
       storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       productId: t.arg.id({ required: true }),
       variants: t.arg({ type: [VariantInput], required: true }),
     },
-    authScopes: (_root, args) => manageProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => replaceVariants(ctx, args.storeId, args.productId, args.variants.map(defined), query),
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => replaceVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants.map(defined), query),
   }),
 );

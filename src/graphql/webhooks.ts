@@ -10,7 +10,7 @@ import {
 } from '../services/webhookEndpoints';
 import * as log from '../services/webhookLog';
 import { MESSAGE_STATUSES, MESSAGE_TRIGGERS, MESSAGES_PAGE, type WebhookAttemptRecord, type WebhookMessageRecord, webhookIdOf } from '../services/webhookLog';
-import { ServiceMode } from './apiKeys';
+import { ServiceMode } from './modes';
 import { builder } from './builder';
 
 /** Webhook endpoints and the delivery log. Every operation needs manage_webhooks in the store. */

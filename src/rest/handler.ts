@@ -28,7 +28,8 @@ export async function handleRest(
     if ('allowed' in match) {
       throw new AppError('method_not_allowed', `${method} is not supported on ${url.pathname}`, { headers: { Allow: match.allowed.join(', ') } });
     }
-    const { route, params } = match;
+    const { params } = match;
+    const route = match.route.alternative?.when(ctx) ? match.route.alternative.route : match.route;
     const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
     const variableValues = await route.variables(r);

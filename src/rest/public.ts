@@ -1,10 +1,54 @@
+import { credentialOf, hasScope } from '../domain/principal';
+import type { RequestContext } from '../context';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { catalogExtrasRoutes } from './catalogExtras';
+import { imageRoutes } from './images';
+import { merchantProductRoutes } from './merchant';
 import { intParam, listParam, PAGE_META_SELECTION, pageResponse, sortParam } from './params';
-import type { RestRequest, RestRoute } from './routes';
+import type { RestRequest, RestResponse, RestRoute } from './routes';
 
 const BASE = '/api/public/v1';
 
 const livemode = (r: RestRequest) => r.ctx.mode === 'live';
+
+const MERCHANT_BASE = '/api/v1/merchant/stores/:storeId';
+
+/** Whether the credential may see every product of its catalog (drafts and archived ones too), in the merchant representation. */
+const readsWholeCatalog = (ctx: RequestContext) => {
+  const credential = credentialOf(ctx.principal);
+  return hasScope(credential, 'products:read') || hasScope(credential, 'products:write');
+};
+
+/**
+ * A merchant catalog route as the store's own API credential reaches it: the
+ * same GraphQL operation, validation, errors, ETags and events, on the
+ * credential's store and mode, with `livemode` in the body. The operation's
+ * access rule (products:read or products:write for the store, see
+ * src/graphql/products.ts) decides who may call it.
+ */
+function forCredentials(route: RestRoute, operationId: string, summary: string): RestRoute {
+  const asMerchant = (r: RestRequest): RestRequest => ({ ...r, params: { ...r.params, storeId: r.ctx.storeId! } });
+  return {
+    ...route,
+    path: route.path.replace(MERCHANT_BASE, BASE),
+    operationId,
+    summary,
+    auth: 'public',
+    variables: (r) => route.variables(asMerchant(r)),
+    respond: (data, r): RestResponse => {
+      const out = route.respond(data, asMerchant(r));
+      const body = out.body && typeof out.body === 'object' && !Array.isArray(out.body) ? { ...out.body, livemode: livemode(r) } : out.body;
+      return { ...out, body };
+    },
+    openapi: { ...route.openapi, parameters: [...(((route.openapi as { parameters?: unknown[] })?.parameters ?? []) as Record<string, unknown>[]).filter((p) => p.name !== 'storeId'), ...modeParameters] },
+  };
+}
+
+const merchantRoute = (operationId: string): RestRoute => {
+  const route = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes].find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no merchant route ${operationId}`);
+  return route;
+};
 
 const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
   fragment RestPublicProduct on PublicProduct {
@@ -45,7 +89,7 @@ export const publicRoutes: RestRoute[] = [
     method: 'GET',
     path: `${BASE}/products`,
     operationId: 'listPublicProducts',
-    summary: "The credential's store's active products, paged and filterable (needs public:read or products:read)",
+    summary: "The credential's catalog, paged and filterable. public:read: active products in the storefront view; products:read or products:write: every product in the merchant representation",
     ...publicAuth,
     operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort) {
       publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
@@ -60,6 +104,7 @@ export const publicRoutes: RestRoute[] = [
       filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags') },
     }),
     respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restPublicProduct), data.publicProducts.meta, { livemode: livemode(r) }),
+    alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
       parameters: [
         ...['page', 'per_page'].map((name) => ({ name, in: 'query', schema: { type: 'integer' } })),
@@ -73,11 +118,26 @@ export const publicRoutes: RestRoute[] = [
     method: 'GET',
     path: `${BASE}/products/:productId`,
     operationId: 'getPublicProduct',
-    summary: "One active product of the credential's store (needs public:read or products:read)",
+    summary: "One product of the credential's catalog. public:read: active products only, storefront view; products:read or products:write: any status, merchant representation",
     ...publicAuth,
     operation: `query PublicProduct($id: ID!) { publicProduct(id: $id) { ...RestPublicProduct } }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ params }) => ({ id: params.productId }),
     respond: (data, r) => ({ body: { data: restPublicProduct(data.publicProduct), livemode: livemode(r) } }),
+    alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
     openapi: { parameters: modeParameters },
   },
+  ...(
+    [
+      ['createProduct', 'createPublicProduct', 'Create a product in the credential\'s catalog (needs products:write)'],
+      ['updateProduct', 'updatePublicProduct', 'Update a product (partial; If-Match or version guards against lost updates; needs products:write)'],
+      ['deleteProduct', 'deletePublicProduct', 'Delete a product with its variants, SEO record and images (needs products:write)'],
+      ['publishProduct', 'publishPublicProduct', 'Publish a product (status active; needs products:write)'],
+      ['unpublishProduct', 'unpublishPublicProduct', 'Unpublish a product (status draft; needs products:write)'],
+      ['replaceProductVariants', 'replacePublicProductVariants', 'Replace the whole variant set of a product (needs products:write)'],
+      ['listProductVariants', 'listPublicProductVariants', "A product's variants, ordered by position (needs products:read or products:write)"],
+      ['setProductSeo', 'setPublicProductSeo', "Set a product's SEO record (needs products:write)"],
+      ['uploadProductImage', 'uploadPublicProductImage', 'Upload a product image (multipart/form-data; JPEG, PNG or WebP; needs products:write)'],
+      ['removeProductImage', 'removePublicProductImage', 'Take an image off its product (needs products:write)'],
+    ] as const
+  ).map(([merchant, operationId, summary]) => forCredentials(merchantRoute(merchant), operationId, summary)),
 ];

@@ -39,9 +39,12 @@ export interface RestRoute {
   openapi?: Record<string, unknown>;
   /** Which credential the surface expects (affects context building and OpenAPI security). */
   auth: 'dashboard' | 'public' | 'none';
+  /** Another operation on the same method and path, served instead when `when(ctx)` holds (e.g. a credential that may read drafts gets the full representation). */
+  alternative?: { when: (ctx: RequestContext) => boolean; route: RestRoute };
 }
 
-export interface CompiledRoute extends RestRoute {
+export interface CompiledRoute extends Omit<RestRoute, 'alternative'> {
+  alternative?: { when: (ctx: RequestContext) => boolean; route: CompiledRoute };
   document: DocumentNode;
   /** The operation's variables and their input types: REST checks the variables it builds against them before executing. */
   variableTypes: VariableType[];
@@ -50,13 +53,16 @@ export interface CompiledRoute extends RestRoute {
 
 /** Parses and validates every route's document once; a broken route fails startup, not a request. */
 export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): CompiledRoute[] {
-  return routes.map((r) => {
-    const document = parse(r.operation);
-    const errors = validate(schema, document);
-    if (errors.length) throw new Error(`REST route ${r.method} ${r.path}: ${errors.map((e) => e.message).join('; ')}`);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-    return { ...r, document, variableTypes: variableTypesOf(schema, operation), segments: r.path.split('/').filter(Boolean) };
-  });
+  return routes.map((r) => compileRoute(schema, r));
+}
+
+function compileRoute(schema: GraphQLSchema, r: RestRoute): CompiledRoute {
+  const document = parse(r.operation);
+  const errors = validate(schema, document);
+  if (errors.length) throw new Error(`REST route ${r.method} ${r.path}: ${errors.map((e) => e.message).join('; ')}`);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const alternative = r.alternative && { when: r.alternative.when, route: compileRoute(schema, r.alternative.route) };
+  return { ...r, alternative, document, variableTypes: variableTypesOf(schema, operation), segments: r.path.split('/').filter(Boolean) };
 }
 
 export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { allowed: string[] } | null;

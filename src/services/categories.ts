@@ -39,7 +39,8 @@ const slugTaken = (slug: string) =>
 type CategoryRow = Parameters<typeof categoryView>[0];
 
 const emitCategoryEvent = (t: TransactionContext, type: 'category.created' | 'category.updated' | 'category.deleted', category: CategoryRow, before?: CategoryRow) =>
-  emit(t, { type, storeId: category.storeId, resource: { type: 'category', id: category.id }, data: categoryView(category), before: before && categoryView(before) });
+  // Categories are store configuration, shared by the test and live catalogs: their events are live events.
+  emit(t, { type, storeId: category.storeId, mode: 'live', resource: { type: 'category', id: category.id }, data: categoryView(category), before: before && categoryView(before) });
 
 /** Creates a category of a store; its slug is unique in the store whatever its case (409 slug_taken). */
 export async function createCategory(ctx: RequestContext, input: z.input<typeof CreateCategory>) {

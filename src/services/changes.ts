@@ -5,6 +5,7 @@ import { type DomainEvent, EVENT_TYPES, type EventType, RESOURCE_TYPES, type Res
 import { isUuid } from '../domain/ids';
 import { AppError, notFound } from '../errors';
 import { parseInput } from './validation';
+import { catalogOf } from './catalogScope';
 
 /**
  * The change history: a store's recorded events (src/events/outbox.ts), newest
@@ -89,7 +90,7 @@ export async function listChanges(ctx: RequestContext, storeId: string, query: C
   const rows = await ctx.db.event.findMany({ where, orderBy: { id: 'desc' }, take: q.first + 1 });
   const page = rows.slice(0, q.first);
   if (page.length === 0 && !q.after && q.resourceType === 'product' && q.resourceId) {
-    const exists = isUuid(q.resourceId) && (await ctx.db.product.findFirst({ where: { id: q.resourceId, storeId }, select: { id: true } }));
+    const exists = isUuid(q.resourceId) && (await ctx.db.product.findFirst({ where: { id: q.resourceId, ...catalogOf(ctx, storeId) }, select: { id: true } }));
     if (!exists) throw notFound('Product');
   }
   return { items: page.map(toDomainEvent), cursors: page.map((e) => encodeCursor(e.id)), hasMore: rows.length > q.first };

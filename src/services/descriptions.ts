@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { RequestContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { MAX_WORDS, TONES, type DescriptionBrief, type DescriptionProvider } from './descriptionTypes';
+import { catalogOf } from './catalogScope';
 import { LocalProvider } from './localDescriptions';
 import { isUuid } from '../domain/ids';
 import { parseInput, withOpaqueKeysInMessages } from './validation';
@@ -160,7 +161,7 @@ export async function generateDescription(ctx: RequestContext, storeId: string, 
 async function productFacts(ctx: RequestContext, storeId: string, productId: string) {
   if (!isUuid(productId)) throw notFound('Product');
   const p = await ctx.db.product.findFirst({
-    where: { id: productId, storeId },
+    where: { id: productId, ...catalogOf(ctx, storeId) },
     select: {
       name: true,
       tags: true,

@@ -13,6 +13,7 @@ import { transaction } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { storageFor } from '../storage';
 import { PRODUCT_VIEW_INCLUDE } from './representations';
+import { catalogOf } from './catalogScope';
 import { emitProductEvent, productBeforeWrite, writeProductVersion } from './products';
 import { isUuid } from '../domain/ids';
 import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
@@ -109,7 +110,7 @@ export async function uploadProductImage(ctx: RequestContext, input: ImageUpload
 }
 
 async function assertProduct(ctx: RequestContext, storeId: string, productId: string) {
-  if (!isUuid(productId) || !(await ctx.db.product.findFirst({ where: { id: productId, storeId }, select: { id: true } }))) {
+  if (!isUuid(productId) || !(await ctx.db.product.findFirst({ where: { id: productId, ...catalogOf(ctx, storeId) }, select: { id: true } }))) {
     throw notFound('Product');
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context';
+import type { Mode } from '../domain/access';
 import { Prisma } from '../db/client';
 import { AppError } from '../errors';
 import { isUuid } from '../domain/ids';
@@ -40,8 +41,8 @@ const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
 /** The WHERE clause of a product list: every filter maps to an indexed predicate. */
-function whereSql(storeId: string, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
-  const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid`];
+function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
   const terms = searchTerms(f.search);
   for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
   if (f.category) {
@@ -100,12 +101,12 @@ export interface PageResult {
  * of matches; an empty page still returns one row with the count.
  * Exported so the benchmark baselines and the EXPLAIN tests run exactly the service's SQL.
  */
-export function productPageQuery(storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
+export function productPageQuery(storeId: string, mode: Mode, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
   const filter = parseInput(ProductFilterInput, filterInput);
   const { page, perPage } = parseInput(PageInput, paging);
   const offset = (page - 1) * perPage;
   const countLimit = Math.max(EXACT_TOTAL_LIMIT, offset + perPage + 1);
-  const where = whereSql(storeId, filter);
+  const where = whereSql(storeId, mode, filter);
   const sql = Prisma.sql`
     SELECT c.total, s.id, s.ord FROM
       (SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit}) m) c
@@ -133,7 +134,7 @@ export function pageFromRows(
 
 /** One SQL statement: the ids of the page in order, whether more follow, and the (capped) count of matches. */
 export async function listProductIds(ctx: RequestContext, storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
-  const q = productPageQuery(storeId, filterInput, paging, sort);
+  const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort);
   return pageFromRows(await ctx.db.$queryRaw<{ id: string | null; ord: bigint | null; total: bigint }[]>(q.sql), q);
 }
 
@@ -159,7 +160,7 @@ export async function listProductIdsAfter(
   // Relevance has no stable keyset; a search without an explicit sort pages by created_at like the default.
   const sortKey = sort ?? '-created_at';
   const { col, dir } = SORT_SQL[sortKey];
-  const conds: Prisma.Sql[] = [whereSql(storeId, filter)];
+  const conds: Prisma.Sql[] = [whereSql(storeId, ctx.mode, filter)];
   if (args.after) {
     const [value, id] = decodeCursor(args.after, sortKey);
     const op = dir === 'DESC' ? '<' : '>';

@@ -59,7 +59,9 @@ async function claimDueProduct(t: TransactionContext, skip: string[]): Promise<s
  */
 async function runSchedule(t: TransactionContext, id: string): Promise<void> {
   const now = t.now().getTime();
-  const row = await t.tx.product.findUniqueOrThrow({ where: { id }, select: { storeId: true, status: true, publishAt: true, unpublishAt: true } });
+  const row = await t.tx.product.findUniqueOrThrow({ where: { id }, select: { storeId: true, mode: true, status: true, publishAt: true, unpublishAt: true } });
+  // The schedule runs in the product's own catalog (test or live), and its events carry that mode.
+  t = { ...t, mode: row.mode };
   const publishDue = row.publishAt !== null && row.publishAt.getTime() <= now;
   const unpublishDue = row.unpublishAt !== null && row.unpublishAt.getTime() <= now;
   const log = t.log.child({ productId: id, storeId: row.storeId });

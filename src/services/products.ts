@@ -6,6 +6,7 @@ import { isUuid } from '../domain/ids';
 import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../events/outbox';
 import { AppError, notFound, validationError } from '../errors';
 import { withIncludes } from './queryMerge';
+import { catalogOf } from './catalogScope';
 import { PRODUCT_VIEW_INCLUDE, type ProductPartsRow, productParts, productView, type ProductViewRow } from './representations';
 import { parseInput } from './validation';
 
@@ -126,7 +127,7 @@ export function emitProductEvent(
 ) {
   const data = { ...productView(product, t.baseUrl), ...opts.extra };
   const before = opts.before && { ...data, ...productParts(opts.before, t.baseUrl), ...opts.previousExtra };
-  emit(t, { type, storeId: product.storeId, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before });
+  emit(t, { type, storeId: product.storeId, mode: product.mode, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before });
 }
 
 export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
@@ -138,6 +139,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
       ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
       data: {
         storeId,
+        mode: ctx.mode,
         name: data.name,
         description: data.description,
         price: data.price,
@@ -160,7 +162,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
 
 export async function getProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
   if (!isUuid(id)) throw notFound('Product');
-  const product = await ctx.db.product.findFirst({ ...query, where: { id, storeId } });
+  const product = await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId) } });
   if (!product) throw notFound('Product');
   return product;
 }
@@ -173,8 +175,8 @@ export async function getProduct(ctx: RequestContext, storeId: string, id: strin
  */
 export async function productBeforeWrite<I extends BeforeParts>(t: TransactionContext, storeId: string, id: string, parts: I) {
   if (!isUuid(id)) throw notFound('Product');
-  if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid FOR UPDATE`;
-  const product = await t.tx.product.findFirst({ where: { id, storeId }, include: parts });
+  if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" FOR UPDATE`;
+  const product = await t.tx.product.findFirst({ where: { id, ...catalogOf(t, storeId) }, include: parts });
   if (!product) throw notFound('Product');
   return product;
 }

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
 import { notFound } from '../errors';
 import { listProductIds, type ProductSort } from './productList';
+import { catalogOf } from './catalogScope';
 
 /** Sorts a storefront may use: inventory is not public, so neither is sorting by it. */
 export const PUBLIC_PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price'] as const satisfies readonly ProductSort[];
@@ -25,7 +26,7 @@ export function listPublicProducts(ctx: RequestContext, storeId: string, filter:
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
 export async function getPublicProduct<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ctx: RequestContext, storeId: string, id: string, query: Q) {
   if (!z.string().uuid().safeParse(id).success) throw notFound('Product');
-  const product = await ctx.db.product.findFirst({ ...query, where: { id, storeId, status: 'active' } });
+  const product = await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId), status: 'active' } });
   if (!product) throw notFound('Product');
   return product;
 }

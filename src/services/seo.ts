@@ -74,7 +74,7 @@ export async function setSeo(ctx: RequestContext, storeId: string, productId: st
       }
       let seo: Awaited<ReturnType<typeof t.tx.seo.upsert>> | undefined;
       const after = await writeProductVersion(t, before, {}, {}, async () => {
-        seo = await t.tx.seo.upsert({ ...query, where: { productId }, create: { storeId, productId, ...fields }, update: fields });
+        seo = await t.tx.seo.upsert({ ...query, where: { productId }, create: { storeId, productId, mode: t.mode, ...fields }, update: fields });
       });
       emitProductEvent(t, 'product.seo_updated', after, { before });
       return seo!;
@@ -83,7 +83,7 @@ export async function setSeo(ctx: RequestContext, storeId: string, productId: st
     const index = violatedUniqueIndex(e);
     // Two first-time upserts of one product racing: the loser may simply retry.
     if (index === 'product_seo_product_id_key') throw new AppError('conflict', 'The SEO record was created concurrently; retry the request');
-    if (index === 'product_seo_store_id_slug_key') {
+    if (index === 'product_seo_store_id_mode_slug_key') {
       throw new AppError('slug_taken', `The slug "${fields.slug}" is already used by another product of this store`, {
         errors: [{ field: 'slug', code: 'slug_taken', message: 'already used by another product of this store' }],
         details: { slug: fields.slug },

@@ -40,7 +40,7 @@ type MemberRow = Parameters<typeof memberView>[0];
 
 /** A member is named by the user's id: removing and adding a user again continues one history. */
 const emitMemberEvent = (t: TransactionContext, type: 'member.added' | 'member.updated' | 'member.removed', member: MemberRow, before?: MemberRow) =>
-  emit(t, { type, storeId: member.storeId, resource: { type: 'member', id: member.userId }, data: memberView(member), before: before && memberView(before) });
+  emit(t, { type, storeId: member.storeId, mode: 'live', resource: { type: 'member', id: member.userId }, data: memberView(member), before: before && memberView(before) });
 
 /** Creates a store and its owner membership in one transaction. */
 export async function createStore(ctx: RequestContext, input: z.input<typeof CreateStore>) {
@@ -51,7 +51,7 @@ export async function createStore(ctx: RequestContext, input: z.input<typeof Cre
       data: { storeId: created.id, userId: data.ownerId, role: 'owner', permissions: [...PERMISSIONS] },
       include: memberInclude,
     });
-    emit(t, { type: 'store.created', storeId: created.id, resource: { type: 'store', id: created.id }, data: storeView(created) });
+    emit(t, { type: 'store.created', storeId: created.id, mode: 'live', resource: { type: 'store', id: created.id }, data: storeView(created) });
     emitMemberEvent(t, 'member.added', owner);
     return created;
   });

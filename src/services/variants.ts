@@ -4,6 +4,7 @@ import type { Prisma } from '../db/client';
 import { transaction } from '../events/outbox';
 import { AppError, type FieldError, notFound, validationError } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
+import { catalogOf } from './catalogScope';
 import { PRODUCT_VIEW_INCLUDE } from './representations';
 import { emitProductEvent, isUuid, Price, productBeforeWrite, searchText, writeProductVersion } from './products';
 import { withIncludes } from './queryMerge';
@@ -70,7 +71,7 @@ const ORDER: Prisma.VariantOrderByWithRelationInput[] = [{ position: 'asc' }, { 
 /** The product's variants by position (ties by SKU); 404 when the product is not this store's. */
 export async function listVariants(ctx: RequestContext, storeId: string, productId: string, query: VariantQuery = {}) {
   if (!isUuid(productId)) throw notFound('Product');
-  const product = await ctx.db.product.findFirst({ where: { id: productId, storeId }, select: { id: true } });
+  const product = await ctx.db.product.findFirst({ where: { id: productId, ...catalogOf(ctx, storeId) }, select: { id: true } });
   if (!product) throw notFound('Product');
   return ctx.db.variant.findMany({ ...query, where: { productId }, orderBy: ORDER });
 }
@@ -100,6 +101,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
             createdAt: bySku.get(v.sku)?.createdAt,
             storeId,
             productId,
+            mode: t.mode,
             sku: v.sku,
             title: v.title,
             options: v.options,
@@ -119,7 +121,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
       return variants;
     });
   } catch (e) {
-    if (violatedUniqueIndex(e) === 'variants_store_id_sku_key') throw await skuConflict(ctx, storeId, productId, skus);
+    if (violatedUniqueIndex(e) === 'variants_store_id_mode_sku_key') throw await skuConflict(ctx, storeId, productId, skus);
     throw e;
   }
 }
@@ -127,7 +129,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
 /** After a rolled-back replace: which requested SKUs another product of the store holds. */
 async function skuConflict(ctx: RequestContext, storeId: string, productId: string, skus: string[]) {
   const taken = await ctx.db.variant.findMany({
-    where: { storeId, sku: { in: skus }, productId: { not: productId } },
+    where: { ...catalogOf(ctx, storeId), sku: { in: skus }, productId: { not: productId } },
     select: { sku: true },
   });
   const takenSkus = skus.filter((s) => taken.some((t) => t.sku === s));

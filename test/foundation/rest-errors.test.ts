@@ -1,5 +1,6 @@
 import { restRoutes } from '../../src/app';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
+import { createKey } from '../public/helpers';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
 
 // REST problems speak REST: fields as the client sent them, the service's codes, plain messages.
@@ -9,6 +10,8 @@ let t: TestServer;
 let a: StoreFixture;
 let productId: string;
 let endpointId: string;
+/** A live secret key of store a that may write its catalog: the public twins of the product routes take it. */
+let partnerKey: string;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -18,6 +21,7 @@ beforeAll(async () => {
   // A public URL that does not resolve here: accepted (delivery checks it again), and nothing is ever sent.
   const endpoint = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints`, { token: a.ownerToken, body: { url: 'https://hooks.partner.example/base', event_types: ['*'] } });
   endpointId = endpoint.body.data.id;
+  partnerKey = (await createKey(t, a, { type: 'secret', mode: 'live', scopes: ['products:read', 'products:write'] })).secret;
 });
 afterAll(() => t.close());
 
@@ -32,7 +36,7 @@ function expectRestProblem(res: TestResponse, errors: { field: string; code: str
 }
 
 /** A valid body for each route that takes a JSON body, and where in it a field can go wrong. */
-const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<string, unknown>; nest: (extra: Record<string, unknown>) => unknown; prefix: string }> = {
+const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<string, unknown>; nest: (extra: Record<string, unknown>) => unknown; prefix: string; token?: () => string }> = {
   createProduct: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/products`,
     valid: () => ({ name: 'x', price: 1, category_slugs: ['shoes'] }),
@@ -89,8 +93,22 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
   },
 };
 
+// The public API's twins of the product routes: the same operations, reached with an API key.
+for (const [twin, merchant] of Object.entries({
+  createPublicProduct: 'createProduct',
+  updatePublicProduct: 'updateProduct',
+  replacePublicProductVariants: 'replaceProductVariants',
+  setPublicProductSeo: 'setProductSeo',
+})) {
+  const route = BODY_ROUTES[merchant];
+  BODY_ROUTES[twin] = { ...route, path: () => route.path().replace(`/api/v1/merchant/stores/${a.storeId}`, '/api/public/v1'), token: () => partnerKey };
+}
+
 /** Routes whose body is not JSON input: publish/unpublish, ping and resend take none, the image upload is multipart (test/images). */
-const NO_JSON_INPUT = new Set(['publishProduct', 'unpublishProduct', 'uploadProductImage', 'pingWebhookEndpoint', 'resendWebhookMessage']);
+const NO_JSON_INPUT = new Set([
+  'publishProduct', 'unpublishProduct', 'uploadProductImage', 'pingWebhookEndpoint', 'resendWebhookMessage',
+  'publishPublicProduct', 'unpublishPublicProduct', 'uploadPublicProductImage',
+]);
 
 describe('unknown fields: 422, code unknown_field, the field named as sent', () => {
   it('covers every REST route that takes a JSON body', () => {
@@ -101,11 +119,12 @@ describe('unknown fields: 422, code unknown_field, the field named as sent', () 
   it.each(Object.keys(BODY_ROUTES))('%s: an unknown key, at its level of nesting', async (operationId) => {
     const route = BODY_ROUTES[operationId];
     const method = restRoutes.find((r) => r.operationId === operationId)!.method;
-    const res = await t.request(method, route.path(), { token: a.ownerToken, body: route.nest({ colour: 'red' }) });
+    const token = route.token?.() ?? a.ownerToken;
+    const res = await t.request(method, route.path(), { token, body: route.nest({ colour: 'red' }) });
     expectRestProblem(res, [{ field: `${route.prefix}colour`, code: 'unknown_field' }]);
     expect(res.body.detail).toMatch(new RegExp(`^${route.prefix.replace(/\./g, '\\.')}colour: is not a known field`));
     // The same body without it is fine: the field was the only problem.
-    const ok = await t.request(method, route.path(), { token: a.ownerToken, body: route.valid() });
+    const ok = await t.request(method, route.path(), { token, body: route.valid() });
     expect(ok.status).toBeLessThan(300);
   });
 
@@ -174,6 +193,7 @@ describe('type errors: validation_failed with the field named, never GraphQL wor
 
   it('writes nothing', async () => {
     const list = await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken });
-    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['x', 'y']);
+    // The base product (renamed y by the update routes) and one x from each create route's valid body (merchant and public).
+    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['x', 'x', 'y']);
   });
 });

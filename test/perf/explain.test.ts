@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 async function plan(filter: ProductFilter): Promise<PlanNode> {
-  const { sql } = productPageQuery(storeId, filter, { page: 1, perPage: 20 });
+  const { sql } = productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 });
   const [row] = await db().$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${sql}`);
   const json = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
   return (json as { Plan: PlanNode }[])[0].Plan;

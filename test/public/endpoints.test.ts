@@ -14,8 +14,9 @@ beforeAll(async () => {
   t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000', OAUTH_ENABLED: 'true' });
   store = await createStoreFixture();
   other = await createStoreFixture({ currency: 'USD' });
+  // The catalog of the test-mode credentials below (test data is separate from live data).
   const add = async (s: StoreFixture, name: string, fields: Record<string, unknown>) => {
-    ids[name] = (await createProduct(testContext(), s.storeId, { name, price: '10', categorySlugs: ['shoes'], ...fields })).id;
+    ids[name] = (await createProduct(testContext(undefined, { mode: 'test' }), s.storeId, { name, price: '10', categorySlugs: ['shoes'], ...fields })).id;
   };
   await add(store, 'Trail runner', { status: 'active', price: '120.50', tags: ['running', 'outdoor'], inventoryQuantity: 3, description: 'Grippy sole' });
   await add(store, 'Linen shirt', { status: 'active', price: '45', categorySlugs: ['shirts'], tags: ['summer'], inventoryQuantity: 0 });
@@ -33,6 +34,10 @@ beforeAll(async () => {
   keys.oauthPayments = (await createOAuthAccessToken(store, 'test', ['payments:read'])).token;
 });
 afterAll(() => t.close());
+let liveId = '';
+beforeAll(async () => {
+  liveId = (await createProduct(testContext(), store.storeId, { name: 'Live only', price: '10', categorySlugs: ['shoes'], status: 'active' })).id;
+});
 
 describe('GET /payments/supported-countries', () => {
   it('lists the countries in the list envelope with livemode', async () => {
@@ -128,7 +133,7 @@ describe('GET /products', () => {
     ['products:read', 'productsRead', 200],
     ['system key (all scopes)', 'system', 200],
     ['payments:read only', 'paymentsRead', 403],
-    ['products:write only', 'productsWrite', 403],
+    ['products:write only (writing includes reading)', 'productsWrite', 200],
     ['an OAuth token with payments:read only', 'oauthPayments', 403],
   ])('with %s answers %s', async (_what, key, status) => {
     const res = await publicGet(t, '/products', { key: keys[key] });
@@ -142,9 +147,9 @@ describe('GET /products', () => {
 
 describe('GET /products/{productID}', () => {
   it('returns an active product', async () => {
-    const res = await publicGet(t, `/products/${ids['Sun hat']}`, { key: keys.publishableLive });
+    const res = await publicGet(t, `/products/${ids['Sun hat']}`, { key: keys.publishable });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ data: { id: ids['Sun hat'], name: 'Sun hat', price: 19.99, in_stock: true }, livemode: true });
+    expect(res.body).toMatchObject({ data: { id: ids['Sun hat'], name: 'Sun hat', price: 19.99, in_stock: true }, livemode: false });
     expect(res.body.data).not.toHaveProperty('inventory_quantity');
     expect(res.body.data).not.toHaveProperty('status');
   });
@@ -153,13 +158,14 @@ describe('GET /products/{productID}', () => {
     ['a draft', () => ids['Secret prototype']],
     ['an archived product', () => ids['Old boot']],
     ["another store's product", () => ids.Elsewhere],
+    ['a live-mode product (the key is a test key)', () => liveId],
     ['an unknown id', () => '00000000-0000-4000-8000-000000000000'],
     ['a malformed id', () => 'not-a-uuid'],
   ])('answers 404 for %s', async (_what, id) => {
-    const res = await publicGet(t, `/products/${id()}`, { key: keys.publishableLive });
+    const res = await publicGet(t, `/products/${id()}`, { key: keys.publishable });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: 'not_found', livemode: true });
-    expect(res.headers.get('x-service-mode')).toBe('live');
+    expect(res.body).toMatchObject({ code: 'not_found', livemode: false });
+    expect(res.headers.get('x-service-mode')).toBe('test');
   });
 });
 
