@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context';
-import { type Permission, SCOPES } from '../domain/access';
-import { hasStorePermission, type Principal, userOf } from '../domain/principal';
+import { SCOPES } from '../domain/access';
+import { credentialOf, hasScope, hasStorePermission, type Principal, userOf } from '../domain/principal';
 import { AppError } from '../errors';
 import { insufficientScope, missingCredential } from './challenges';
 
@@ -21,7 +21,13 @@ export function accessDenied(principal: Principal, wantedScopes: readonly string
   return missingCredential('dashboard', 'Authentication required: send Authorization: Bearer <token>');
 }
 
-/** Throws accessDenied unless the request's dashboard user holds `permission` in the store. */
-export function requireStorePermission(ctx: RequestContext, storeId: string, permission: Permission): void {
-  if (!hasStorePermission(userOf(ctx.principal), storeId, permission)) throw accessDenied(ctx.principal);
+/**
+ * Throws accessDenied unless the request may change the store's catalog: a
+ * dashboard user with manage_products, or the store's own API credential with
+ * products:write (the rule the GraphQL product mutations apply).
+ */
+export function requireCatalogWrite(ctx: RequestContext, storeId: string): void {
+  const credential = credentialOf(ctx.principal);
+  if (credential ? credential.storeId === storeId && hasScope(credential, 'products:write') : hasStorePermission(userOf(ctx.principal), storeId, 'manage_products')) return;
+  throw accessDenied(ctx.principal, ['products:write']);
 }

@@ -50,6 +50,7 @@ const Change = builder.objectRef<DomainEvent>('Change').implement({
 const ChangeFilter = builder.inputType('ChangeFilter', {
   fields: (t) => ({
     resourceType: t.field({ type: ChangeResourceType }),
+    mode: t.field({ type: ServiceMode, description: "Only the changes of this mode. Default: the request's mode when it names one (X-Service-Mode), else both" }),
     resourceId: t.id(),
     actorId: t.id({ description: 'A user id, API key id, OAuth app id or CLI operator name' }),
     types: t.stringList({ description: 'Event types, e.g. ["product.updated", "product.published"]; any of them matches' }),
@@ -77,8 +78,12 @@ builder.queryField('changes', (t) =>
         });
       }
       const f = args.filter;
+      if (f?.mode && ctx.requestedMode && f.mode !== ctx.requestedMode) {
+        throw new AppError('conflicting_mode', `The request names ${ctx.requestedMode} mode (X-Service-Mode) but the filter asks for ${f.mode}; send one mode`);
+      }
       const page = await listChanges(ctx, args.storeId, {
         resourceType: f?.resourceType ?? undefined,
+        mode: f?.mode ?? ctx.requestedMode ?? undefined,
         resourceId: f?.resourceId ?? undefined,
         actorId: f?.actorId ?? undefined,
         types: f?.types ?? undefined,

@@ -75,6 +75,7 @@ export const changeRoutes: RestRoute[] = [
       parameters: [
         param('resource_type', 'product, category, api_key, oauth_grant, member or store'),
         param('resource_id', 'Only changes of this resource'),
+        param('mode', 'test or live: only the changes of that mode (also X-Service-Mode); both when absent'),
         ...PAGING,
       ],
       ...RESPONSES,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
 import { type DomainEvent, EVENT_TYPES, type EventType, RESOURCE_TYPES, type ResourceType } from '../domain/events';
+import { MODES } from '../domain/access';
 import { isUuid } from '../domain/ids';
 import { AppError, notFound } from '../errors';
 import { parseInput } from './validation';
@@ -17,6 +18,8 @@ export const CHANGES_PAGE = { default: 20, max: 100 } as const;
 
 const ChangeFilter = z.object({
   resourceType: z.enum(RESOURCE_TYPES).optional(),
+  /** Only the changes of one mode; both when absent. */
+  mode: z.enum(MODES).optional(),
   resourceId: z.string().trim().min(1).max(200).optional(),
   actorId: z.string().trim().min(1).max(200).optional(),
   types: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional(),
@@ -27,7 +30,7 @@ const ChangeFilter = z.object({
 });
 
 /** What callers pass: plain strings for the enumerations, which the filter validates (422 naming the field). */
-export type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType'> & { types?: string[]; resourceType?: string };
+export type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType' | 'mode'> & { types?: string[]; resourceType?: string; mode?: string };
 
 export interface ChangePage {
   items: DomainEvent[];
@@ -81,6 +84,7 @@ export async function listChanges(ctx: RequestContext, storeId: string, query: C
   const where: Prisma.EventWhereInput = {
     storeId,
     resourceType: q.resourceType,
+    mode: q.mode,
     resourceId: q.resourceId,
     actorId: q.actorId,
     type: q.types?.length ? { in: q.types } : undefined,

@@ -2,6 +2,7 @@ import { createProduct } from '../../src/services/products';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { filePart, form, makeImage } from '../images/images';
 import { createKey, createOAuthAccessToken } from '../public/helpers';
 
 /**
@@ -172,5 +173,61 @@ describe('the merchant API and the dashboard GraphQL', () => {
       expect(clash.status).toBe(409);
       expect(clash.body.code).toBe('sku_taken');
     }
+  });
+});
+
+describe("an OAuth app's test token", () => {
+  /** Everything a reader of the live catalog can see: the merchant list, each product, its variants, and the live history. */
+  async function liveCatalogSnapshot(): Promise<string> {
+    const base = `/api/v1/merchant/stores/${store.storeId}`;
+    const list = await t.request('GET', `${base}/products?per_page=100`, { token: store.ownerToken });
+    const parts = [list.text];
+    for (const p of list.body.data as { id: string }[]) {
+      parts.push((await t.request('GET', `${base}/products/${p.id}`, { token: store.ownerToken })).text);
+      parts.push((await t.request('GET', `${base}/products/${p.id}/variants`, { token: store.ownerToken })).text);
+    }
+    parts.push((await t.request('GET', `${base}/changes?mode=live&limit=100`, { token: store.ownerToken })).text);
+    return parts.join('\n');
+  }
+
+  it('builds a test catalog through the public API while the live catalog stays byte for byte the same', async () => {
+    const before = await liveCatalogSnapshot();
+    const { token } = await createOAuthAccessToken(store, 'test', ['products:read', 'products:write']);
+    const created = await call('POST', '/products', token, { name: 'Sandbox chair', price: 80, category_slugs: ['shoes'], tags: ['sandbox'] });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const etag = created.headers.get('etag')!;
+    const updated = await call('PUT', `/products/${id}`, token, { price: 75.5 }, { 'if-match': etag });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.price).toBe(75.5);
+    const stale = await call('PUT', `/products/${id}`, token, { price: 1 }, { 'if-match': etag });
+    expect(stale.status).toBe(412);
+    expect((await call('PUT', `/products/${id}/variants`, token, { variants: [{ sku: 'CHAIR-1', options: { colour: 'oak' } }] })).status).toBe(200);
+    expect((await call('PUT', `/products/${id}/seo`, token, { title: 'Sandbox chair', slug: 'sandbox-chair' })).status).toBe(200);
+    const upload = await t.request('POST', '/api/public/v1/products/images', {
+      headers: { authorization: `Bearer ${token}` },
+      rawBody: form([{ name: 'product_id', value: id }, filePart(await makeImage('png'), 'chair.png', 'image/png')]),
+    });
+    expect(upload.status).toBe(201);
+    expect(upload.body.livemode).toBe(false);
+    const published = await call('POST', `/products/${id}/publish`, token);
+    expect(published.body.data).toMatchObject({ status: 'active', variants_count: 1, seo: { slug: 'sandbox-chair' } });
+    expect(published.body.data.images).toHaveLength(1);
+
+    // The test catalog has it; the live one is exactly as it was, history included.
+    const testList = await t.request('GET', `/api/v1/merchant/stores/${store.storeId}/products?search=sandbox`, { token: store.ownerToken, headers: { 'x-service-mode': 'test' } });
+    expect(testList.body.data.map((p: { id: string }) => p.id)).toEqual([id]);
+    expect(await liveCatalogSnapshot()).toBe(before);
+
+    // Every one of those writes left a test-mode event, attributed to the OAuth app.
+    const history = await t.request('GET', `/api/v1/merchant/stores/${store.storeId}/changes?resource_id=${id}&limit=100`, { token: store.ownerToken });
+    const types = history.body.data.map((e: { type: string }) => e.type).reverse();
+    expect(types).toEqual(['product.created', 'product.updated', 'product.variants_replaced', 'product.seo_updated', 'product.image_added', 'product.published']);
+    expect(history.body.data.every((e: { mode: string; actor: { kind: string } }) => e.mode === 'test' && e.actor.kind === 'oauth_app')).toBe(true);
+    const testOnly = await t.request('GET', `/api/v1/merchant/stores/${store.storeId}/changes?limit=100`, { token: store.ownerToken, headers: { 'x-service-mode': 'test' } });
+    expect(testOnly.body.data.length).toBeGreaterThanOrEqual(6);
+    expect(testOnly.body.data.every((e: { mode: string }) => e.mode === 'test')).toBe(true);
+    const gql = await t.graphql(`query($s: ID!) { changes(storeId: $s, first: 100, filter: { mode: live }) { edges { node { mode } } } }`, { s: store.storeId }, { token: store.ownerToken });
+    expect(gql.body.data.changes.edges.every((e: { node: { mode: string } }) => e.node.mode === 'live')).toBe(true);
   });
 });
