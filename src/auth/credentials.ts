@@ -7,8 +7,8 @@ import { type Scope, SCOPES } from '../domain/access';
  */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'public:read': "See the store's active products (storefront fields: in stock or not, no inventory counts) and the countries where payments are supported",
-  'products:read': "See the store's active products (storefront fields: in stock or not, no inventory counts); drafts and archived products stay hidden",
-  'products:write': 'Nothing yet: no public API endpoint changes products, so this scope grants no access today',
+  'products:read': "See every product of the store's catalog in the credential's mode, drafts and archived ones included, with inventory, variants and SEO",
+  'products:write': "Create, change, publish, unpublish and delete products of the store's catalog in the credential's mode (variants, SEO, images); includes products:read",
   'payments:read': 'See the countries where payments are supported, with their currencies',
 };
 

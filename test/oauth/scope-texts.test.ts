@@ -18,8 +18,10 @@ beforeAll(async () => {
   store = await createStoreFixture();
   app = await registerApp(t, store.ownerToken, { allowedScopes: [...SCOPES] });
   for (const [name, status] of [['Live one', 'active'], ['Work in progress', 'draft'], ['Retired', 'archived']] as const) {
-    ids[status] = (await createProduct(testContext(), store.storeId, { name, price: '10', categorySlugs: ['shoes'], status, inventoryQuantity: 7 })).id;
+    // The test catalog: the tokens below come from the flow's default, test mode.
+    ids[status] = (await createProduct(testContext(undefined, { mode: 'test' }), store.storeId, { name, price: '10', categorySlugs: ['shoes'], status, inventoryQuantity: 7 })).id;
   }
+  ids.liveOnly = (await createProduct(testContext(), store.storeId, { name: 'Live catalog', price: '10', categorySlugs: ['shoes'], status: 'active' })).id;
 });
 afterAll(() => t.close());
 
@@ -43,16 +45,18 @@ describe('the consent page describes each scope as the public API serves it', ()
     expect(page).not.toMatch(/inactive/i);
   });
 
-  it('products:read: active products only, storefront fields; drafts and archived products stay hidden', async () => {
-    expect(SCOPE_DESCRIPTIONS['products:read']).toMatch(/active products/);
+  it("products:read: every product of the token's catalog, drafts and archived ones included, with inventory; nothing of the other mode", async () => {
+    expect(SCOPE_DESCRIPTIONS['products:read']).toMatch(/drafts and archived ones included/);
     const { access_token } = await connectApp(t, store.ownerToken, app, store.storeId, { scope: 'products:read' });
     const list = await publicGet('/products', access_token);
     expect(list.status).toBe(200);
-    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([ids.active]);
-    expect(list.body.data[0]).toMatchObject({ in_stock: true });
-    expect(list.body.data[0]).not.toHaveProperty('inventory_quantity');
-    for (const hidden of [ids.draft, ids.archived]) expect((await publicGet(`/products/${hidden}`, access_token)).status).toBe(404);
+    expect(list.body.data.map((p: { id: string }) => p.id).sort()).toEqual([ids.active, ids.draft, ids.archived].sort());
+    expect(list.body.data[0]).toMatchObject({ inventory_quantity: 7 });
+    for (const status of ['draft', 'archived']) expect((await publicGet(`/products/${ids[status]}`, access_token)).body.data.status).toBe(status);
+    expect((await publicGet(`/products/${ids.liveOnly}`, access_token)).status).toBe(404);
     expect((await publicGet('/payments/supported-countries', access_token)).body).toMatchObject({ code: 'insufficient_scope' });
+    const write = await t.request('POST', '/api/public/v1/products', { token: access_token, body: { name: 'x', price: 1, category_slugs: ['shoes'] } });
+    expect(write.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'products:write' });
   });
 
   it('public:read: the same products and the payment countries', async () => {
@@ -67,14 +71,13 @@ describe('the consent page describes each scope as the public API serves it', ()
     expect((await publicGet('/products', access_token)).body).toMatchObject({ code: 'insufficient_scope' });
   });
 
-  it('products:write: grants nothing today, as the page says', async () => {
-    expect(SCOPE_DESCRIPTIONS['products:write']).toMatch(/grants no access today/);
+  it('products:write: writes the catalog and reads it, as the page says; not the payment countries', async () => {
+    expect(SCOPE_DESCRIPTIONS['products:write']).toMatch(/includes products:read/);
     const { access_token } = await connectApp(t, store.ownerToken, app, store.storeId, { scope: 'products:write' });
-    for (const path of ['/products', `/products/${ids.active}`, '/payments/supported-countries']) {
-      expect((await publicGet(path, access_token)).body).toMatchObject({ code: 'insufficient_scope' });
-    }
-    const write = await t.request('POST', '/api/public/v1/products', { token: access_token, body: { name: 'x' } });
-    expect(write.status).toBe(405);
+    const write = await t.request('POST', '/api/public/v1/products', { token: access_token, body: { name: 'Written', price: 3, category_slugs: ['shoes'] } });
+    expect(write.status).toBe(201);
+    expect((await publicGet(`/products/${write.body.data.id}`, access_token)).body.data).toMatchObject({ name: 'Written', status: 'draft' });
+    expect((await publicGet('/payments/supported-countries', access_token)).body).toMatchObject({ code: 'insufficient_scope' });
   });
 });
 
