@@ -4,6 +4,7 @@ import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { catalogExtrasRoutes } from './catalogExtras';
 import { imageRoutes } from './images';
 import { merchantProductRoutes } from './merchant';
+import type { OpenApiFragment } from './openapi';
 import { intParam, listParam, PAGE_META_SELECTION, pageResponse, sortParam } from './params';
 import type { RestRequest, RestResponse, RestRoute } from './routes';
 
@@ -28,6 +29,7 @@ const readsWholeCatalog = (ctx: RequestContext) => {
  */
 function forCredentials(route: RestRoute, operationId: string, summary: string): RestRoute {
   const asMerchant = (r: RestRequest): RestRequest => ({ ...r, params: { ...r.params, storeId: r.ctx.storeId! } });
+  const fragment = (route.openapi ?? {}) as OpenApiFragment;
   return {
     ...route,
     path: route.path.replace(MERCHANT_BASE, BASE),
@@ -40,7 +42,7 @@ function forCredentials(route: RestRoute, operationId: string, summary: string):
       const body = out.body && typeof out.body === 'object' && !Array.isArray(out.body) ? { ...out.body, livemode: livemode(r) } : out.body;
       return { ...out, body };
     },
-    openapi: { ...route.openapi, parameters: [...(((route.openapi as { parameters?: unknown[] })?.parameters ?? []) as Record<string, unknown>[]).filter((p) => p.name !== 'storeId'), ...modeParameters] },
+    openapi: { ...fragment, parameters: [...(fragment.parameters ?? []).filter((p) => p.name !== 'storeId'), ...modeParameters] },
   };
 }
 
