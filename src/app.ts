@@ -29,12 +29,13 @@ import { handleOAuth, isOAuthPath } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
 import { openApiDocument } from './rest/openapi';
 import { publicRoutes } from './rest/public';
+import { testCatalogRoutes } from './rest/testCatalog';
 import { webhookRoutes } from './rest/webhooks';
 import { createPublicApi, isPublicApiPath } from './publicApi';
 import { storageFor } from './storage';
 import { serveUpload } from './storage/serve';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...webhookRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -40,6 +40,7 @@ export const STATUS_BY_CODE = {
   invalid_image: 422,
   webhook_url_forbidden: 422,
   image_dimensions_too_large: 422,
+  too_many_products: 422,
   rate_limited: 429,
   internal_error: 500,
   provider_error: 502,

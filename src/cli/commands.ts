@@ -3,8 +3,9 @@ import { changeCommands } from './changes';
 import type { CliCommand } from './command';
 import { oauthCommands } from './oauth';
 import { storeCommands } from './stores';
+import { testCatalogCommands } from './testCatalog';
 import { tokenCommands, userCommands } from './users';
 import { webhookCommands } from './webhooks';
 
 /** Every CLI command, in the order help lists them. */
-export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands];
+export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands];

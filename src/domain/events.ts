@@ -36,10 +36,16 @@ export const EVENT_TYPES = [
   'webhook_endpoint.secret_rolled',
   'webhook_endpoint.disabled',
   'webhook_endpoint.enabled',
+  'test_catalog.copy_started',
+  'test_catalog.copy_completed',
+  'test_catalog.copy_failed',
+  'test_catalog.delete_started',
+  'test_catalog.deleted',
+  'test_catalog.delete_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const RESOURCE_TYPES = ['product', 'category', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint'] as const;
+export const RESOURCE_TYPES = ['product', 'category', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Where a write came in. */

@@ -13,6 +13,7 @@ import './public';
 import './categories';
 import './changes';
 import './webhooks';
+import './testCatalog';
 
 export const schema = builder.toSchema();
 

@@ -7,16 +7,18 @@ import { SYSTEM } from '../domain/principal';
 import { pruneDeliveryLog, pruneEvents } from '../events/retention';
 import { onWorkPending } from '../events/signal';
 import { runDueSchedules } from '../services/productSchedules';
+import { runDueTestCatalogJobs } from '../services/testCatalog';
 import { createDeliverer, type DeliveryDeps } from '../webhooks/deliver';
 import { dispatchEvents } from '../webhooks/dispatch';
 
 /**
  * The background worker: one loop that turns outbox events into webhook
- * messages, delivers due messages, runs due product schedules and, now and
- * then, prunes the change history and the delivery log. It runs inside the
- * service (WORKER=true, the default) or alone (`npm run worker`); several
- * instances on one PostgreSQL database share the work, every step taking its
- * rows with FOR UPDATE SKIP LOCKED.
+ * messages, delivers due messages, runs due product schedules and test
+ * catalog jobs (src/services/testCatalog.ts) and, now and then, prunes the
+ * change history and the delivery log. It runs inside the service
+ * (WORKER=true, the default) or alone (`npm run worker`); several instances on
+ * one PostgreSQL database share the work, every step taking its rows with
+ * FOR UPDATE SKIP LOCKED.
  *
  * While there is work it loops at once; otherwise it sleeps WORKER_POLL_MS, or
  * until this process commits new work (src/events/signal.ts) or an attempt
@@ -52,6 +54,8 @@ export interface Worker {
 
 const DISPATCH_BATCH = 200;
 const SCHEDULE_BATCH = 100;
+/** Test catalog batches per pass (about 200 products each), so a large copy does not hold up deliveries. */
+const TEST_CATALOG_BATCHES = 3;
 /** How long a woken worker waits for more work to arrive before its pass. */
 const WAKE_COALESCE_MS = 20;
 /**
@@ -102,13 +106,15 @@ export function createWorker(opts: WorkerOptions): Worker {
     if (messages > 0) log.info({ deleted: messages, retention_days: config.webhooks.logRetentionDays }, 'pruned webhook messages past their retention');
   }
 
-  /** Dispatch, claim and start deliveries, run schedules. Returns whether it found work, and the attempts it started. */
-  async function pass(): Promise<{ result: RunResult; done: Promise<number> }> {
+  /** Dispatch, claim and start deliveries, run schedules and test catalog batches. Returns whether it found work, and the attempts it started. */
+  async function pass(): Promise<{ result: RunResult; testCatalog: number; done: Promise<number> }> {
     const dispatched = await step('dispatch', () => dispatchEvents(opts.db(), { now: now(), limit: DISPATCH_BATCH }), { events: 0, messages: 0 });
     const claim = await step('deliver', () => deliverer.claimAndStart({ now: now() }), { claimed: 0, done: Promise.resolve([]) });
     const published = await step('scheduled publishing', () => runDueSchedules(systemContext(), { limit: SCHEDULE_BATCH }), 0);
+    const testCatalog = await step('test catalog jobs', () => runDueTestCatalogJobs(systemContext(), { limit: TEST_CATALOG_BATCHES }), 0);
     return {
       result: { dispatched: dispatched.events, delivered: claim.claimed, published },
+      testCatalog,
       done: claim.done.then((outcomes) => outcomes.length),
     };
   }
@@ -117,7 +123,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     nextPruneAt = Date.now() + Math.min(config.changes.pruneIntervalMs, FIRST_PRUNE_MS);
     while (running) {
       again = false;
-      const { result } = await pass();
+      const { result, testCatalog } = await pass();
       if (Date.now() >= nextPruneAt && !pruning) {
         nextPruneAt = Date.now() + config.changes.pruneIntervalMs;
         pruning = prune(now()).finally(() => {
@@ -125,8 +131,8 @@ export function createWorker(opts: WorkerOptions): Worker {
         });
       }
       if (!running) break;
-      if (result.dispatched >= DISPATCH_BATCH || result.published >= SCHEDULE_BATCH) continue;
-      const busy = result.dispatched > 0 || result.delivered > 0 || result.published > 0;
+      if (result.dispatched >= DISPATCH_BATCH || result.published >= SCHEDULE_BATCH || testCatalog >= TEST_CATALOG_BATCHES) continue;
+      const busy = result.dispatched > 0 || result.delivered > 0 || result.published > 0 || testCatalog > 0;
       if (busy || again) {
         // Every free slot was taken, so more messages may be due: go on once half the slots are free again (or the interval is over).
         const slotsTaken = result.delivered > 0 && deliverer.inFlight() >= config.webhooks.concurrency;
@@ -185,11 +191,11 @@ export function createWorker(opts: WorkerOptions): Worker {
     async runOnce() {
       const total: RunResult = { dispatched: 0, delivered: 0, published: 0 };
       for (let i = 0; i < 100; i++) {
-        const { result, done } = await pass();
+        const { result, testCatalog, done } = await pass();
         total.dispatched += result.dispatched;
         total.published += result.published;
         total.delivered += await done;
-        if (result.dispatched === 0 && result.delivered === 0 && result.published === 0) break;
+        if (result.dispatched === 0 && result.delivered === 0 && result.published === 0 && testCatalog === 0) break;
       }
       await prune(now());
       return total;

@@ -91,6 +91,12 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ since: new Date(Date.now() - 3_600_000).toISOString(), ...extra }),
     prefix: '',
   },
+  copyLiveProductsToTest: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/test-catalog/copy`,
+    valid: () => ({ search: 'base' }),
+    nest: (extra) => ({ search: 'base', ...extra }),
+    prefix: '',
+  },
 };
 
 // The public API's twins of the product routes: the same operations, reached with an API key.
