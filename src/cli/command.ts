@@ -38,6 +38,7 @@ export const GROUPS: Record<string, string> = {
   'oauth-app': 'OAuth apps',
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
+  'test-catalog': "A store's test catalog: copy live products into it, delete it",
 };
 
 // Flag helpers: the value placeholder in `flags` ("--email <email>") is what help shows.
