@@ -9,8 +9,11 @@ import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from './templat
  * dump, or a PostgreSQL template database when DATABASE_URL is set.
  */
 export default async function globalSetup() {
-  const TEMPLATE_STATE = path.join(newTempDir('catalog-test-'), 'template.json');
+  const runDir = newTempDir('catalog-test-');
+  const TEMPLATE_STATE = path.join(runDir, 'template.json');
   process.env.CATALOG_TEST_TEMPLATE = TEMPLATE_STATE;
+  // Every test's temporary directory goes in here; globalTeardown removes it whole.
+  process.env.CATALOG_TEST_TMP = runDir;
   const url = testDatabaseUrl();
   if (url) {
     const name = `catalog_tpl_${process.pid}_${Date.now()}`;

@@ -7,5 +7,6 @@ export default async function globalTeardown() {
   const state = JSON.parse(readFileSync(TEMPLATE_STATE, 'utf8'));
   const url = testDatabaseUrl();
   if (state.kind === 'postgres' && url) await adminQuery(url, `DROP DATABASE IF EXISTS ${state.template} WITH (FORCE)`);
+  // The run's directory: the template and every test's temporary directories (newTempDir).
   rmSync(path.dirname(TEMPLATE_STATE), { recursive: true, force: true });
 }

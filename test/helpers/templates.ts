@@ -32,7 +32,13 @@ export function withDatabase(url: string, name: string) {
   return u.toString();
 }
 
-export const newTempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+/**
+ * A fresh directory for a test (data directories, uploads). Under a test run it
+ * is made inside the run's own directory (CATALOG_TEST_TMP, from globalSetup),
+ * which globalTeardown removes: a run leaves nothing behind in the system's
+ * temporary directory.
+ */
+export const newTempDir = (prefix: string) => mkdtempSync(path.join(process.env.CATALOG_TEST_TMP ?? tmpdir(), prefix));
 
 /** A fresh, empty database of the kind under test, with a raw query function. */
 export async function openEmptyDatabase() {
