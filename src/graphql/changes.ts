@@ -1,7 +1,7 @@
 import { ACTOR_KINDS, type DomainEvent, EVENT_SOURCES, EVENT_TYPES, RESOURCE_TYPES } from '../domain/events';
 import { AppError } from '../errors';
 import { CHANGES_PAGE, listChanges } from '../services/changes';
-import { ServiceMode } from './modes';
+import { assertAgreesWithRequest, ServiceMode } from './modes';
 import { builder } from './builder';
 
 const ChangeResourceType = builder.enumType('ChangeResourceType', { values: RESOURCE_TYPES });
@@ -78,9 +78,7 @@ builder.queryField('changes', (t) =>
         });
       }
       const f = args.filter;
-      if (f?.mode && ctx.requestedMode && f.mode !== ctx.requestedMode) {
-        throw new AppError('conflicting_mode', `The request names ${ctx.requestedMode} mode (X-Service-Mode) but the filter asks for ${f.mode}; send one mode`);
-      }
+      assertAgreesWithRequest(ctx, f?.mode, "the filter's mode");
       const page = await listChanges(ctx, args.storeId, {
         resourceType: f?.resourceType ?? undefined,
         mode: f?.mode ?? ctx.requestedMode ?? undefined,

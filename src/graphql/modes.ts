@@ -13,12 +13,17 @@ export const ServiceMode = builder.enumType('ServiceMode', { values: ['test', 'l
  */
 export const MODE_ARG_DESCRIPTION = "The catalog to work on: test or live. Default: the request's mode (X-Service-Mode header), live when it names none.";
 
+/** Throws conflicting_mode when a mode an argument names (`named`, e.g. "the field's mode argument") contradicts the one the request named. */
+export function assertAgreesWithRequest(ctx: GraphQLContext, mode: Mode | null | undefined, named: string): void {
+  if (mode && ctx.requestedMode && ctx.requestedMode !== mode) {
+    throw new AppError('conflicting_mode', `The request names ${ctx.requestedMode} mode (X-Service-Mode) but ${named} is ${mode}; send one mode`);
+  }
+}
+
 /** The context a catalog field runs its service with: in the mode its `mode` argument names. */
 export function inCatalogMode<C extends GraphQLContext>(ctx: C, mode: Mode | null | undefined): C {
   if (!mode || mode === ctx.mode) return ctx;
-  if (ctx.requestedMode && ctx.requestedMode !== mode) {
-    throw new AppError('conflicting_mode', `The request names ${ctx.requestedMode} mode (X-Service-Mode) but the field's mode argument is ${mode}; send one mode`);
-  }
+  assertAgreesWithRequest(ctx, mode, "the field's mode argument");
   const credential = credentialOf(ctx.principal);
   if (credential) assertModeMatches(credential, mode);
   return { ...ctx, mode };

@@ -229,5 +229,7 @@ describe("an OAuth app's test token", () => {
     expect(testOnly.body.data.every((e: { mode: string }) => e.mode === 'test')).toBe(true);
     const gql = await t.graphql(`query($s: ID!) { changes(storeId: $s, first: 100, filter: { mode: live }) { edges { node { mode } } } }`, { s: store.storeId }, { token: store.ownerToken });
     expect(gql.body.data.changes.edges.every((e: { node: { mode: string } }) => e.node.mode === 'live')).toBe(true);
+    const contradicted = await t.graphql(`query($s: ID!) { changes(storeId: $s, filter: { mode: live }) { edges { node { mode } } } }`, { s: store.storeId }, { token: store.ownerToken, headers: { 'x-service-mode': 'test' } });
+    expect(contradicted.body.errors[0].extensions.code).toBe('conflicting_mode');
   });
 });
