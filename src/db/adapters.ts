@@ -3,10 +3,17 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
-/** Extensions the migrations use (trigram search index). The package types this subpath as ESM only; its CJS build exists. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: NonNullable<PGliteOptions['extensions']>[string] };
-const extensions = { pg_trgm };
+type Extension = NonNullable<PGliteOptions['extensions']>[string];
+/**
+ * Extensions the migrations use: pg_trgm (trigram search index) and btree_gin
+ * (the store and mode columns inside the GIN indexes). The package types these
+ * subpaths as ESM only; their CJS builds exist.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btree_gin: Extension };
+/* eslint-enable @typescript-eslint/no-require-imports */
+const extensions = { pg_trgm, btree_gin };
 
 export async function openPGlite(opts: Omit<PGliteOptions, 'extensions'> & { dataDir?: string } = {}): Promise<PGlite> {
   const pg = new PGlite({ ...opts, extensions });
