@@ -135,9 +135,11 @@ const CHILD_TABLES = ['products', 'product_categories', 'variants', 'product_ima
 /**
  * A migrated database holding the bench store with `size` products. With
  * `reuse`, a database left by an earlier run with the same seed version and
- * size is kept as it is (seeding 1M takes minutes).
+ * size is kept as it is (seeding 1M takes minutes). `migrationsDir` migrates
+ * it as another version of the service would (a worktree's prisma/migrations):
+ * the seed writes only columns every version since the event outbox has.
  */
-export async function prepareCatalog(size: number, opts: { dbName: string; reuse: boolean; log: (s: string) => void }): Promise<SeededCatalog> {
+export async function prepareCatalog(size: number, opts: { dbName: string; reuse: boolean; log: (s: string) => void; migrationsDir?: string }): Promise<SeededCatalog> {
   const { dbName, log } = opts;
   const url = databaseUrl(dbName);
   if (opts.reuse && (await databaseExists(dbName)) && (await databaseComment(dbName)) === seedTag(size)) {
@@ -146,7 +148,7 @@ export async function prepareCatalog(size: number, opts: { dbName: string; reuse
   const started = Date.now();
   await dropDatabase(dbName);
   await adminQuery(`CREATE DATABASE "${dbName}"`);
-  await applyMigrations(postgresAdapterFactory(url, 2));
+  await applyMigrations(postgresAdapterFactory(url, 2), { migrationsDir: opts.migrationsDir });
 
   await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
   let storeId: string;

@@ -35,15 +35,15 @@
  *   --before-dir=<dir>   use an already built checkout (e.g. a kept worktree) as "before" instead of building --before
  *   --report-only        rewrite writes.md from the out dir's writes.json (no measuring)
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult, RequestSpec } from './load';
 import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
-import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target } from './processes';
+import { killAllChildren, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog, type BenchFixture } from './seed';
+import { buildThisCheckout, git, Worktrees } from './versions';
 import { statementLabel, StatementCounter } from './wire';
 
 const args = process.argv.slice(2);
@@ -64,10 +64,9 @@ const outDir = path.resolve(option('out') ?? path.join(__dirname, 'results'));
 
 const started = Date.now();
 const log = (s: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}`);
-const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const DB_PREFIX = `bench_writes_${process.pid}`;
 const workDir = mkdtempSync(path.join(tmpdir(), 'bench-writes-'));
-const worktrees: string[] = [];
+const worktrees = new Worktrees(log);
 const databases: string[] = [];
 let ports = 5200 + (process.pid % 200) * 6;
 
@@ -91,86 +90,22 @@ interface Version {
   nextProduct: number;
 }
 
-/**
- * Every package the other commit's lock pins is in this checkout's
- * node_modules at the same version (this lock only added packages): the
- * worktree can share node_modules instead of installing its own.
- */
-function lockIsSubset(ref: string): boolean {
-  const theirs = JSON.parse(execFileSync('git', ['show', `${ref}:package-lock.json`], { cwd: ROOT, maxBuffer: 1 << 28 }).toString()).packages as Record<string, { version?: string }>;
-  const ours = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')).packages as Record<string, { version?: string }>;
-  return Object.entries(theirs).every(([k, v]) => k === '' || ours[k]?.version === v.version);
-}
-
-/** Runs a command in `cwd`, its output shown only when it fails. */
-function run(cmd: string, a: string[], cwd: string): Promise<void> {
-  return new Promise((resolve, reject) =>
-    execFile(cmd, a, { cwd, maxBuffer: 1 << 26 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${a.join(' ')} in ${cwd} failed:\n${stdout}${stderr}`)) : resolve())),
-  );
-}
-
-/** A detached worktree of `ref` outside the repository, with dependencies, the generated Prisma client and the production build. */
-async function buildWorktree(ref: string, label: string): Promise<string> {
-  const dir = path.join(tmpdir(), `bench-${label}-${process.pid}`);
-  log(`${label}: worktree of ${ref} in ${dir}`);
-  git(ROOT, 'worktree', 'add', '--detach', dir, ref);
-  worktrees.push(dir);
-  if (lockIsSubset(ref)) {
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-    await run('sh', ['scripts/generate.sh'], dir);
-  } else {
-    log(`${label}: its package-lock.json pins versions this checkout lacks: npm ci`);
-    await run('npm', ['ci', '--no-audit', '--no-fund'], dir);
-  }
-  log(`${label}: building`);
-  await run('npm', ['run', '--silent', 'build'], dir);
-  log(`${label}: built`);
-  return dir;
-}
-
-function removeWorktrees() {
-  for (const dir of worktrees.splice(0)) {
-    if (flag('keep-worktrees')) {
-      log(`worktree kept: ${dir} (git worktree remove --force ${dir})`);
-      continue;
-    }
-    // The shared node_modules is a link: unlink it first, so nothing behind it can be touched.
-    const modules = path.join(dir, 'node_modules');
-    try {
-      unlinkSync(modules);
-    } catch {
-      /* not a link (npm ci) or already gone */
-    }
-    try {
-      git(ROOT, 'worktree', 'remove', '--force', dir);
-    } catch (e) {
-      console.error(`could not remove worktree ${dir}: ${(e as Error).message}`);
-    }
-  }
-}
-
 async function prepareVersions(): Promise<Version[]> {
   const beforeDir = option('before-dir');
   if (beforeDir) log(`before: the build in ${beforeDir} (--before-dir)`);
   let afterDescribe = '';
   // Both builds at once (tsc is mostly single-threaded).
   const [beforeRoot, afterRoot] = await Promise.all([
-    beforeDir ? path.resolve(beforeDir) : buildWorktree(beforeRef, 'before'),
+    beforeDir ? path.resolve(beforeDir) : worktrees.build(beforeRef, 'before'),
     (async () => {
       if (afterRef) {
-        const dir = await buildWorktree(afterRef, 'after');
+        const dir = await worktrees.build(afterRef, 'after');
         afterDescribe = git(dir, 'rev-parse', '--short', 'HEAD');
         return dir;
       }
-      const dirty = git(ROOT, 'status', '--porcelain', '--', 'src', 'prisma', 'package-lock.json') !== '';
-      afterDescribe = `${git(ROOT, 'rev-parse', '--short', 'HEAD')}${dirty ? ' + uncommitted changes under src/ or prisma/' : ''}`;
-      if (buildIsCurrent(ROOT)) log('after: dist/ is newer than every source file: build skipped');
-      else {
-        log('after: building this checkout (npm run build)');
-        await run('npm', ['run', '--silent', 'build'], ROOT);
-        log('after: built');
-      }
-      return ROOT;
+      const built = await buildThisCheckout(log);
+      afterDescribe = built.describe;
+      return built.root;
     })(),
   ]);
   const version = (label: Version['label'], root: string, describe: string): Version => ({
@@ -560,7 +495,7 @@ const METHOD = [
 async function cleanup() {
   killAllChildren();
   for (const db of databases.splice(0)) await dropDatabase(db).catch(() => {});
-  removeWorktrees();
+  worktrees.removeAll(flag('keep-worktrees'));
   rmSync(workDir, { recursive: true, force: true });
 }
 
