@@ -19,6 +19,7 @@ import { createWorker } from './jobs/worker';
 import { createLogger } from './logger';
 import { schema } from './graphql/schema';
 import { merchantProductRoutes } from './rest/merchant';
+import { MAX_JSON_BYTES, readBodyLimited } from './rest/body';
 import { sendProblem, toProblem } from './rest/problem';
 import { handleRest } from './rest/handler';
 import { catalogExtrasRoutes } from './rest/catalogExtras';
@@ -32,6 +33,7 @@ import { publicRoutes } from './rest/public';
 import { testCatalogRoutes } from './rest/testCatalog';
 import { webhookRoutes } from './rest/webhooks';
 import { createPublicApi, isPublicApiPath } from './publicApi';
+import { guardEarlyAnswer } from './http/earlyAnswer';
 import { storageFor } from './storage';
 import { serveUpload } from './storage/serve';
 
@@ -112,6 +114,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    guardEarlyAnswer(req, res);
     const reqLog = log.child({ request_id: requestId });
     res.on('finish', () => {
       reqLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
@@ -148,7 +151,11 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         } catch (err) {
           return graphqlAuthError(res, err);
         }
-        if ((req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+        const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+        if (hasBody && !(req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+          // Limited like REST bodies; Yoga takes an already read body as it is (a Buffer is a BodyInit).
+          (req as IncomingMessage & { body?: unknown }).body = await readBodyLimited(req, MAX_JSON_BYTES, 'GraphQL request');
+        } else if (hasBody) {
           // Before processRequest pipes the request (same tick): busboy reports a part without a type as text/plain.
           ctx.uploadPartTypes = watchPartTypes(req);
           (req as IncomingMessage & { body?: unknown }).body = await processRequest(req, res, {
@@ -159,11 +166,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         }
         // requestListener writes the response itself; extra arguments become the server context.
         await (yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: GraphQLContext }) => Promise<void>)(req, res, { ctx });
-        // An upload no resolver read (the mutation was refused, say) would stall the connection: discard the rest.
-        if (!req.complete) {
-          req.unpipe();
-          req.resume();
-        }
+        // An upload no resolver read (the mutation was refused, say) is drained or its connection closed by guardEarlyAnswer.
         return;
       }
       if (isOAuthPath(path)) return await handleOAuth(req, res, url, requestContext(req, requestId, reqLog, 'public_api'));

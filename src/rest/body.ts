@@ -2,20 +2,41 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
 import { camelToSnake, snakeToCamel } from '../naming';
 
-const MAX_JSON_BYTES = 1024 * 1024;
+/** JSON bodies, REST and GraphQL alike (uploads have their own limit, UPLOAD_MAX_BYTES). */
+export const MAX_JSON_BYTES = 1024 * 1024;
 
-/** Reads a whole request body of at most `maxBytes` (413 beyond, checked before and while reading). */
-export async function readBodyLimited(req: IncomingMessage, maxBytes: number, kind: string): Promise<Buffer> {
-  const tooLarge = () => new AppError('payload_too_large', `${kind} bodies are limited to ${maxBytes} bytes`);
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size);
+/**
+ * Reads a whole request body of at most `maxBytes` (413 beyond, checked before and while reading).
+ * Past the limit it stops reading but leaves the request stream alone (no destroy): the answer is
+ * still to be written on its connection, which then drains or closes it (src/http/earlyAnswer.ts).
+ */
+export function readBodyLimited(req: IncomingMessage, maxBytes: number, kind: string): Promise<Buffer> {
+  const tooLarge = () => new AppError('payload_too_large', `${kind} bodies are limited to ${maxBytes} bytes`, { details: { max_bytes: maxBytes } });
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return settle(tooLarge());
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle();
+    const onClose = () => settle(new AppError('bad_request', 'The request ended before its body was complete'));
+    const settle = (err?: Error) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', settle);
+      req.off('close', onClose);
+      if (!err) return resolve(Buffer.concat(chunks, size));
+      req.pause();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', settle);
+    req.once('close', onClose);
+  });
 }
 
 /** Reads a JSON request body (1 MiB max). Empty body: undefined. */

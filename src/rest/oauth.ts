@@ -100,7 +100,8 @@ async function oauthJson(res: ServerResponse, run: () => Promise<unknown>) {
   } catch (err) {
     const e = err instanceof AppError && err.status < 500 ? new OAuthError('invalid_request', err.message) : err;
     if (!(e instanceof OAuthError)) throw e;
-    status = e.status;
+    // An oversize form is still an OAuth error object, with the status that says what happened.
+    status = err instanceof AppError && err.code === 'payload_too_large' ? err.status : e.status;
     body = { error: e.error, error_description: e.message };
     if (e.error === 'invalid_client') res.setHeader('WWW-Authenticate', CLIENT_CHALLENGE);
   }
