@@ -47,11 +47,36 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new AppError('unsupported_media_type', 'Send JSON bodies with Content-Type: application/json');
   }
+  const text = body.toString('utf8');
+  // Checked before parsing: what reads the parsed body (key conversion, input checks, graphql-js) recurses.
+  if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw new AppError('bad_request', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { details: { max_depth: MAX_JSON_DEPTH } });
+  }
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch (e) {
     throw new AppError('malformed_json', `The request body is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** Arrays and objects within arrays and objects; no REST body needs more than a handful. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether JSON text opens more than `max` arrays or objects at once; one pass, no recursion, strings skipped. */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 export function requireObject(body: unknown): Record<string, unknown> {
