@@ -6,6 +6,7 @@ import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { authenticateDashboard, requestedMode } from './auth/authenticate';
+import { clientAddress, createLoginThrottle } from './auth/loginThrottle';
 import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
 import { createContext, type RequestContext } from './context';
@@ -13,6 +14,7 @@ import { db } from './db/client';
 import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
 import type { GraphQLContext } from './graphql/builder';
+import { graphqlLimitPlugins } from './graphql/limits';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
 import { createWorker } from './jobs/worker';
@@ -69,6 +71,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const openapi = JSON.stringify(openApiDocument(restRoutes));
   const now = opts.now ?? (() => new Date());
   const publicApi = createPublicApi(config, log, now);
+  const loginThrottle = createLoginThrottle(config, log, () => now().getTime());
 
   /** The context every request starts from: nobody acts yet; authentication names the principal. */
   const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
@@ -82,7 +85,13 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     graphiql: graphiqlOptions,
     landingPage: false,
     logging: false,
-    context: ({ ctx }) => ctx,
+    context: ({ ctx, req }: { ctx: GraphQLContext; req?: IncomingMessage }) => ({
+      ...ctx,
+      loginThrottle,
+      clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
+    }),
+    // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
+    plugins: [...graphqlLimitPlugins(config.graphqlLimits)],
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
@@ -202,7 +211,10 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   return {
     handler,
     log,
-    close: () => publicApi.close(),
+    close: async () => {
+      await publicApi.close();
+      await loginThrottle.close();
+    },
     settle: () => publicApi.settle(),
     forgetCachedState: forgetAllVerifiedTokens,
     systemContext,
@@ -211,7 +223,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
 }
 
 function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
-  const http = e.status === 401 ? { status: 401, headers: e.headers } : undefined;
+  // GraphQL answers 200 for most errors; authentication failures and throttled logins keep their HTTP meaning (401, 429 with Retry-After).
+  const http = e.status === 401 || e.code === 'too_many_login_attempts' ? { status: e.status, headers: e.headers } : undefined;
   return new GraphQLError(e.message, {
     nodes: gqlError?.nodes,
     path: gqlError?.path,

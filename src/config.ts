@@ -56,6 +56,20 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** How long messages and attempts stay in the delivery log. */
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Limits of one /graphql document (src/graphql/limits.ts). */
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(200).max(100_000).default(2000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(3).max(100).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(20),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1000).default(20),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(100).default(50_000),
+  /** Failed logins allowed per account (email) and per client address within the window, then 429 until it ends. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Prefix of the login throttle's keys in Redis (shared by every instance on REDIS_URL). */
+  LOGIN_THROTTLE_REDIS_PREFIX: z.string().min(1).default('svc:login:'),
+  /** Proxies in front of the service that append to X-Forwarded-For; 0: the client address is the socket's. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -108,5 +122,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WEBHOOK_CONCURRENCY,
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },
+    graphqlLimits: {
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
+    loginThrottle: {
+      maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowMs: e.LOGIN_THROTTLE_WINDOW_SECONDS * 1000,
+      redisPrefix: e.LOGIN_THROTTLE_REDIS_PREFIX,
+    },
+    trustProxyHops: e.TRUST_PROXY_HOPS,
   };
 }

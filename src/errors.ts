@@ -42,6 +42,7 @@ export const STATUS_BY_CODE = {
   image_dimensions_too_large: 422,
   too_many_products: 422,
   rate_limited: 429,
+  too_many_login_attempts: 429,
   internal_error: 500,
   provider_error: 502,
   service_unavailable: 503,

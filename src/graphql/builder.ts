@@ -5,6 +5,7 @@ import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { accessDenied } from '../auth/access';
+import type { LoginThrottle } from '../auth/loginThrottle';
 import type { RequestContext } from '../context';
 import type { Mode, Permission, Scope } from '../domain/access';
 import { credentialOf, hasScope, hasStorePermission, userOf } from '../domain/principal';
@@ -28,6 +29,10 @@ export interface GraphQLContext extends RequestContext {
   uploadPartTypes?: { fileType(name: string, fallback: string): string | null };
   /** The mode the request named (X-Service-Mode or `?mode=`), null when it named none: a field's `mode` argument may not contradict it. */
   requestedMode?: Mode | null;
+  /** Counts failed logins (dashboard /graphql only; the login mutation refuses to run without it). */
+  loginThrottle?: LoginThrottle;
+  /** The client's address, as the login throttle counts it. */
+  clientAddress?: string;
 }
 
 export const builder = new SchemaBuilder<{

@@ -1,4 +1,5 @@
 import { userOf } from '../domain/principal';
+import { AppError } from '../errors';
 import { login } from '../services/stores';
 import { builder, nothingToLoad } from './builder';
 
@@ -56,11 +57,21 @@ const LoginPayload = builder.simpleObject('LoginPayload', {
 builder.mutationField('login', (t) =>
   t.field({
     type: LoginPayload,
-    description: 'Exchanges email and password for a dashboard bearer token.',
+    description:
+      'Exchanges email and password for a dashboard bearer token. One login per request; after repeated failures for an account or from an address: too_many_login_attempts (HTTP 429, Retry-After).',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const { token, user } = await login(ctx, args.email, args.password);
-      return { token, userId: user.id };
+      if (!ctx.loginThrottle) throw new Error('login runs only where failed logins are throttled (the /graphql endpoint)');
+      const attempt = await ctx.loginThrottle.begin(args.email, ctx.clientAddress ?? 'unknown');
+      try {
+        const { token, user } = await login(ctx, args.email, args.password);
+        await attempt.succeeded();
+        return { token, userId: user.id };
+      } catch (err) {
+        // A wrong email or password keeps its place in the counts; any other failure was not the client's guess.
+        if (!(err instanceof AppError && err.code === 'invalid_credentials')) await attempt.abandoned();
+        throw err;
+      }
     },
   }),
 );
