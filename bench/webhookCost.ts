@@ -29,7 +29,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult } from './load';
-import { dropAbandonedDatabases, dropDatabase, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
+import { BackendCpuMeter, dropAbandonedDatabases, dropDatabase, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
 import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, spawnNode, startTarget } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { openFixture, prepareCatalog } from './seed';
@@ -61,6 +61,8 @@ interface Run {
   non2xx: number;
   errors: number;
   serviceCpuUsPerWrite: number;
+  /** CPU of the database's PostgreSQL backends during the load, per write (the worker's statements included). */
+  pgCpuUsPerWrite: number;
   /** Deliveries the receiver got while the load ran. */
   deliveredDuringRun: number;
   /** Messages still to deliver (and events still to dispatch, times the endpoints) when the load stopped. */
@@ -177,8 +179,11 @@ async function main() {
       await drain();
       const before = await receiver.stats();
       const cpuBefore = processCpuMicros(service.pid) ?? 0;
+      const pgMeter = new BackendCpuMeter(dbName);
+      await pgMeter.begin();
       const r: LoadResult = await write(ctx(), seconds);
       const cpu = (processCpuMicros(service.pid) ?? 0) - cpuBefore;
+      const pgCpu = await pgMeter.end();
       const atEnd = await receiver.stats();
       const b = await backlog();
       const drainMs = await drain();
@@ -193,6 +198,7 @@ async function main() {
         non2xx: r.non2xx,
         errors: r.errors,
         serviceCpuUsPerWrite: cpu / Math.max(1, r.ok + r.non2xx),
+        pgCpuUsPerWrite: pgCpu / Math.max(1, r.ok + r.non2xx),
         deliveredDuringRun: atEnd.received - before.received,
         backlogAtEnd: b.pending + b.undispatched * (config === 'endpoints' ? endpointCount : 0),
         drainMs,
@@ -201,6 +207,7 @@ async function main() {
       runs.push(run);
       log(
         `round ${round} ${config === 'none' ? 'none' : `${endpointCount} endpoints`}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, ` +
+          `CPU/write service ${run.serviceCpuUsPerWrite.toFixed(0)} µs, PostgreSQL ${run.pgCpuUsPerWrite.toFixed(0)} µs, ` +
           `${run.deliveredDuringRun} delivered during the run, backlog ${run.backlogAtEnd}, drained in ${drainMs} ms`,
       );
     }
@@ -255,11 +262,11 @@ function render(r: Report): string {
     `**Write throughput with ${r.settings.endpoints} endpoints: ${f(r.ratio * 100, 1)} % of none** (median req/s over ${r.settings.rounds} rounds, alternating order). ` +
       `Duplicate deliveries seen by the receiver: ${r.duplicates}.`,
     '',
-    '| round | configuration | req/s | p50 ms | p99 ms | service CPU µs/write | delivered during the run | backlog at the end | drain ms | delivered in all | non-2xx |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| round | configuration | req/s | p50 ms | p99 ms | service CPU µs/write | PostgreSQL CPU µs/write | delivered during the run | backlog at the end | drain ms | delivered in all | non-2xx |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...r.runs.map(
       (x) =>
-        `| ${x.round} | ${name(x.config)} | ${f(x.rps)} | ${f(x.p50, 2)} | ${f(x.p99, 2)} | ${f(x.serviceCpuUsPerWrite)} | ${x.deliveredDuringRun} | ${x.backlogAtEnd} | ${x.drainMs} | ${x.delivered} | ${x.non2xx + x.errors} |`,
+        `| ${x.round} | ${name(x.config)} | ${f(x.rps)} | ${f(x.p50, 2)} | ${f(x.p99, 2)} | ${f(x.serviceCpuUsPerWrite)} | ${f(x.pgCpuUsPerWrite)} | ${x.deliveredDuringRun} | ${x.backlogAtEnd} | ${x.drainMs} | ${x.delivered} | ${x.non2xx + x.errors} |`,
     ),
     '',
     `At a fixed rate of ${r.fixedRate[0]?.rate ?? 'n/a'} writes/s (half the saturation rate without endpoints):`,

@@ -118,8 +118,15 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     return { ...ctx, mode, requestedMode: named, principal: await authenticateDashboard(ctx, req.headers) };
   }
 
+  /** Requests being answered now: the in-process worker paces itself while there are any. */
+  let requestsInFlight = 0;
+
   async function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
+    requestsInFlight += 1;
+    res.once('close', () => {
+      requestsInFlight -= 1;
+    });
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
@@ -203,7 +210,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
 
   const systemContext = () => ({ ...requestContext(null, randomUUID(), log, 'system'), principal: SYSTEM });
   const startJobs = () => {
-    const worker = createWorker({ config, log: log.child({ component: 'worker' }), db, now });
+    const worker = createWorker({ config, log: log.child({ component: 'worker' }), db, now, requestsInFlight: () => requestsInFlight });
     worker.start();
     return () => worker.stop();
   };

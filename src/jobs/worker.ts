@@ -33,6 +33,13 @@ export interface WorkerOptions {
   now?: () => Date;
   /** [0, 1) for the retry jitter. */
   random?: () => number;
+  /**
+   * Requests the service in this process is answering now. While there are
+   * any, the worker paces itself (BUSY_PASS_INTERVAL_MS): the API keeps the
+   * event loop, and each pass takes larger batches. Absent for a worker on
+   * its own (`npm run worker`).
+   */
+  requestsInFlight?: () => number;
 }
 
 export interface RunResult {
@@ -66,6 +73,14 @@ const WAKE_COALESCE_MS = 20;
  * database and the event loop. A full batch (a backlog) runs the next pass at once.
  */
 const PASS_INTERVAL_MS = 50;
+/**
+ * While the service in this process is answering requests, passes are at
+ * least this far apart, even with a backlog: delivery never takes the event
+ * loop from the API for long, and it catches up in batches (every pass still
+ * dispatches up to DISPATCH_BATCH events and fills every free delivery slot),
+ * or at full speed as soon as no request is in flight.
+ */
+const BUSY_PASS_INTERVAL_MS = 200;
 /** The first pruning runs this soon after start (or after one interval, if shorter). */
 const FIRST_PRUNE_MS = 60_000;
 
@@ -131,20 +146,22 @@ export function createWorker(opts: WorkerOptions): Worker {
         });
       }
       if (!running) break;
-      if (result.dispatched >= DISPATCH_BATCH || result.published >= SCHEDULE_BATCH || testCatalog >= TEST_CATALOG_BATCHES) continue;
-      const busy = result.dispatched > 0 || result.delivered > 0 || result.published > 0 || testCatalog > 0;
+      const full = result.dispatched >= DISPATCH_BATCH || result.published >= SCHEDULE_BATCH || testCatalog >= TEST_CATALOG_BATCHES;
+      const paced = (opts.requestsInFlight?.() ?? 0) > 0;
+      if (full && !paced) continue;
+      const busy = full || result.dispatched > 0 || result.delivered > 0 || result.published > 0 || testCatalog > 0;
       if (busy || again) {
-        // Every free slot was taken, so more messages may be due: go on once half the slots are free again (or the interval is over).
+        // Every free slot was taken, so more messages may be due: go on once half the slots are free again (or the interval is over), unless paced.
         const slotsTaken = result.delivered > 0 && deliverer.inFlight() >= config.webhooks.concurrency;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, PASS_INTERVAL_MS);
+          const timer = setTimeout(done, paced ? BUSY_PASS_INTERVAL_MS : PASS_INTERVAL_MS);
           function done() {
             clearTimeout(timer);
             wakeUp = null;
             resolve();
           }
           wakeUp = () => {
-            if (slotsTaken && deliverer.inFlight() <= config.webhooks.concurrency / 2) done();
+            if (!paced && slotsTaken && deliverer.inFlight() <= config.webhooks.concurrency / 2) done();
           };
         });
         continue;
