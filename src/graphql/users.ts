@@ -1,14 +1,38 @@
-import { userOf } from '../domain/principal';
+import type { Permission } from '../domain/access';
+import { hasStorePermission, userOf } from '../domain/principal';
 import { AppError } from '../errors';
 import { login } from '../services/stores';
-import { builder, nothingToLoad } from './builder';
+import { builder, type GraphQLContext, nothingToLoad } from './builder';
+
+/**
+ * Another user is reached only as the creator of one of a store's API keys,
+ * which needs manage_api_keys there; so another user's memberships show only
+ * for stores where the viewer holds it (or owns the store): nothing of the
+ * stores the viewer cannot see through. The viewer's own memberships all show.
+ */
+const SEES_OTHER_MEMBERS: Permission = 'manage_api_keys';
+
+function visibleMemberships(ctx: GraphQLContext) {
+  const viewer = userOf(ctx.principal);
+  if (viewer) {
+    const stores = viewer.memberships.filter((m) => hasStorePermission(viewer, m.storeId, SEES_OTHER_MEMBERS)).map((m) => m.storeId);
+    return { OR: [{ userId: viewer.userId }, { storeId: { in: stores } }] };
+  }
+  // A public credential sees its own store only; the operator and the system see everything; nobody else sees anything.
+  if (ctx.storeId) return { storeId: ctx.storeId };
+  return ctx.principal.kind === 'operator' || ctx.principal.kind === 'system' ? {} : { storeId: { in: [] } };
+}
 
 builder.prismaObject('User', {
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
     name: t.exposeString('name'),
-    memberships: t.relation('memberships'),
+    memberships: t.relation('memberships', {
+      description:
+        "The viewer's own memberships: all of them. Another user's (an API key's creator): only those in stores where the viewer holds manage_api_keys.",
+      query: (_args, ctx) => ({ where: visibleMemberships(ctx) }),
+    }),
   }),
 });
 
