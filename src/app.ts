@@ -14,6 +14,7 @@ import { db } from './db/client';
 import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
 import type { GraphQLContext } from './graphql/builder';
+import { refuseNulCharacters } from './graphql/inputText';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
@@ -91,7 +92,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [...graphqlLimitPlugins(config.graphqlLimits)],
+    plugins: [...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters()],
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;

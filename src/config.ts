@@ -56,6 +56,12 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** How long messages and attempts stay in the delivery log. */
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Origins (scheme://host[:port], comma-separated) whose pages may call /graphql; unset: none but /graphql's own. */
+  GRAPHQL_CORS_ORIGINS: z
+    .string()
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'origins are scheme://host[:port], comma-separated')))
+    .optional(),
   /** Limits of one /graphql document (src/graphql/limits.ts). */
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(200).max(100_000).default(2000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(3).max(100).default(12),
@@ -122,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WEBHOOK_CONCURRENCY,
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },
+    graphqlCorsOrigins: e.GRAPHQL_CORS_ORIGINS ?? [],
     graphqlLimits: {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxDepth: e.GRAPHQL_MAX_DEPTH,

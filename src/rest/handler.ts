@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context';
 import { AppError } from '../errors';
+import { nulCharacterPaths, nulInQuery } from '../graphql/inputText';
 import { readJsonBody } from './body';
 import { RestInputError, sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
@@ -32,7 +33,13 @@ export async function handleRest(
     const route = match.route.alternative?.when(ctx) ? match.route.alternative.route : match.route;
     const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
+    // Named as the client sent them: query parameters, then body fields.
+    const nul = [...nulInQuery(url.searchParams), ...nulCharacterPaths(r.body, '')];
+    if (nul.length) throw new RestInputError(nul);
     const variableValues = await route.variables(r);
+    // What else reaches the operation (multipart fields), named as its variables.
+    const nulInVariables = nulCharacterPaths(variableValues, '');
+    if (nulInVariables.length) throw new RestInputError(nulInVariables);
     const inputErrors = variableErrors(route.variableTypes, variableValues);
     if (inputErrors.length) throw new RestInputError(inputErrors);
     const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });

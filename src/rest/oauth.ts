@@ -8,7 +8,8 @@ import { AppError } from '../errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent } from '../services/oauthAuthorize';
 import { readBodyLimited } from './body';
-import { sendProblem, toProblem } from './problem';
+import { nulInQuery } from '../graphql/inputText';
+import { RestInputError, sendProblem, toProblem } from './problem';
 
 /**
  * OAuth 2.0 protocol endpoints (RFC 6749, 7636, 7009). They speak form-encoded
@@ -37,6 +38,8 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
     if (req.method !== endpoint.method) {
       throw new AppError('method_not_allowed', `${req.method} is not supported on ${url.pathname}`, { headers: { Allow: endpoint.method } });
     }
+    const nul = nulInQuery(url.searchParams);
+    if (nul.length) throw new RestInputError(nul);
     await endpoint.run(ctx, req, res, url, ctx.baseUrl + OAUTH_BASE_PATH);
   } catch (err) {
     const problem = toProblem(err);
@@ -98,7 +101,7 @@ async function oauthJson(res: ServerResponse, run: () => Promise<unknown>) {
   try {
     body = await run();
   } catch (err) {
-    const e = err instanceof AppError && err.status < 500 ? new OAuthError('invalid_request', err.message) : err;
+    const e = (err instanceof AppError && err.status < 500) || err instanceof RestInputError ? new OAuthError('invalid_request', (err as Error).message) : err;
     if (!(e instanceof OAuthError)) throw e;
     // An oversize form is still an OAuth error object, with the status that says what happened.
     status = err instanceof AppError && err.code === 'payload_too_large' ? err.status : e.status;
@@ -127,7 +130,10 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   if (type !== 'application/x-www-form-urlencoded') {
     throw new AppError('unsupported_media_type', 'Send the body as application/x-www-form-urlencoded');
   }
-  return new URLSearchParams((await readBodyLimited(req, MAX_FORM_BYTES, 'Form')).toString('utf8'));
+  const form = new URLSearchParams((await readBodyLimited(req, MAX_FORM_BYTES, 'Form')).toString('utf8'));
+  const nul = nulInQuery(form);
+  if (nul.length) throw new RestInputError(nul);
+  return form;
 }
 
 /** client_secret_basic (RFC 6749 2.3.1: form-encoded, then base64) or client_secret_post; never both. */

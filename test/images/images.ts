@@ -63,6 +63,8 @@ export function graphqlUpload(
 ): Promise<TestResponse> {
   return t.request('POST', '/graphql', {
     token,
+    // Without it a multipart POST is refused as a possible cross-site request (csrf_header_required).
+    headers: { 'x-graphql-yoga-csrf': '1' },
     rawBody: form([
       { name: 'operations', value: JSON.stringify({ query: UPLOAD_MUTATION, variables: { ...variables, file: null } }) },
       { name: 'map', value: JSON.stringify({ 0: ['variables.file'] }) },
@@ -120,5 +122,5 @@ export function rawGraphqlUpload(t: TestServer, storeId: string, token: string, 
     { name: 'map', value: JSON.stringify({ 0: ['variables.file'] }) },
     { name: '0', file: file.buf, filename: file.filename, type: file.type },
   ]);
-  return t.request('POST', '/graphql', { token, rawBody: body, headers: { 'content-type': contentType } });
+  return t.request('POST', '/graphql', { token, rawBody: body, headers: { 'content-type': contentType, 'x-graphql-yoga-csrf': '1' } });
 }
