@@ -15,6 +15,7 @@ import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
 import type { GraphQLContext } from './graphql/builder';
 import { refuseNulCharacters } from './graphql/inputText';
+import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody } from './graphql/csrf';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
@@ -92,7 +93,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters()],
+    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters()],
+    cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
@@ -173,6 +175,14 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
           // Limited like REST bodies; Yoga takes an already read body as it is (a Buffer is a BodyInit).
           (req as IncomingMessage & { body?: unknown }).body = await readBodyLimited(req, MAX_JSON_BYTES, 'GraphQL request');
         } else if (hasBody) {
+          // Yoga's CSRF check (csrfPreventionPlugin) would come after this parser: refuse a forgeable upload before reading it.
+          const refusal = csrfRefusal(req.method, req.headers['content-type'], (h) => req.headers[h] !== undefined);
+          if (refusal) {
+            res.statusCode = refusal.status;
+            res.setHeader('Content-Type', 'application/json');
+            res.end(refusalBody(refusal));
+            return;
+          }
           // Before processRequest pipes the request (same tick): busboy reports a part without a type as text/plain.
           ctx.uploadPartTypes = watchPartTypes(req);
           (req as IncomingMessage & { body?: unknown }).body = await processRequest(req, res, {
