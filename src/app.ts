@@ -20,7 +20,7 @@ import { graphqlLimitPlugins } from './graphql/limits';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
 import { createWorker } from './jobs/worker';
-import { createLogger } from './logger';
+import { createLogger, redactUrl, requestLog, withRequestLog } from './logger';
 import { schema } from './graphql/schema';
 import { merchantProductRoutes } from './rest/merchant';
 import { MAX_JSON_BYTES, readBodyLimited } from './rest/body';
@@ -29,7 +29,7 @@ import { handleRest } from './rest/handler';
 import { catalogExtrasRoutes } from './rest/catalogExtras';
 import { changeRoutes } from './rest/changes';
 import { imageRoutes } from './rest/images';
-import { watchPartTypes } from './rest/multipart';
+import { multipartParseError, watchPartTypes } from './rest/multipart';
 import { handleOAuth, isOAuthPath } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
 import { openApiDocument } from './rest/openapi';
@@ -96,13 +96,15 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters()],
     cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
-      maskError: (error, message, isDev) => {
+      // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.
+      maskError: (error, message) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
         // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show.
         if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
-        log.error({ err: original }, 'unexpected GraphQL error');
-        const masked = defaultMaskError(error, message, isDev) as GraphQLError;
+        // Masking runs without the GraphQL context; the request's logger (request_id) comes with the request's async scope.
+        requestLog(log).error({ err: original }, 'unexpected GraphQL error');
+        const masked = defaultMaskError(error, message, false) as GraphQLError;
         return new GraphQLError(masked.message, { nodes: masked.nodes, path: masked.path, extensions: { ...masked.extensions, code: 'internal_error' } });
       },
     },
@@ -136,7 +138,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     guardEarlyAnswer(req, res);
     const reqLog = log.child({ request_id: requestId });
     res.on('finish', () => {
-      reqLog.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      reqLog.info({ method: req.method, url: redactUrl(req.url ?? '/'), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
     });
     const url = new URL(req.url ?? '/', 'http://internal');
     const path = url.pathname;
@@ -189,10 +191,11 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
             // busboy flags a file that merely reaches the limit as truncated; one byte more keeps maxBytes itself allowed.
             maxFileSize: config.upload.maxBytes + 1,
             maxFiles: 10,
-          });
+          }).catch(multipartParseError);
         }
         // requestListener writes the response itself; extra arguments become the server context.
-        await (yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: GraphQLContext }) => Promise<void>)(req, res, { ctx });
+        const listener = yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: GraphQLContext }) => Promise<void>;
+        await withRequestLog(reqLog, () => listener(req, res, { ctx }));
         // An upload no resolver read (the mutation was refused, say) is drained or its connection closed by guardEarlyAnswer.
         return;
       }

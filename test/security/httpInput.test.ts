@@ -41,3 +41,23 @@ describe('deeply nested REST JSON', () => {
     expect(res.status).toBe(422);
   });
 });
+
+describe('malformed GraphQL multipart bodies', () => {
+  const boundary = 'XyZb0undary';
+  const post = (body: string, contentType = `multipart/form-data; boundary=${boundary}`) =>
+    t.request('POST', '/graphql', { token: a.ownerToken, rawBody: body, headers: { 'content-type': contentType, 'x-graphql-yoga-csrf': '1' } });
+  const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+
+  it.each([
+    ['no boundary', () => post('garbage', 'multipart/form-data')],
+    ['garbage instead of parts', () => post('this is not multipart at all')],
+    ['a body cut off mid-part', () => post(`--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":`)],
+    ['operations that are not JSON', () => post(part('operations', '{not json') + part('map', '{}') + `--${boundary}--\r\n`)],
+    ['a map that is not JSON', () => post(part('operations', '{"query":"{ __typename }"}') + part('map', '[[[') + `--${boundary}--\r\n`)],
+    ['a part header without a name', () => post(`--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${boundary}--\r\n`)],
+  ])('%s: 400 with a stable code, never 500', async (_what, send) => {
+    const res = await send();
+    expect(res.status).toBe(400);
+    expect(res.body.code ?? res.body.errors?.[0]?.extensions?.code).toMatch(/^(bad_request|malformed_json)$/);
+  });
+});
