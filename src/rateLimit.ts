@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { openSharedRedis } from './redis';
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
 export interface RateLimitPolicy {
@@ -71,31 +72,23 @@ return { allowed, tostring(tokens) }
 type BucketRedis = Redis & { tokenBucket(key: string, burst: number, rate: number): Promise<[number, string]> };
 
 /**
- * Shared buckets in Redis. If Redis cannot answer, requests are limited by a
- * per-instance bucket instead (logged), rather than failing or going unlimited.
+ * Shared buckets in Redis. When Redis cannot answer (or its circuit is open,
+ * see src/redis.ts), requests are limited by a per-instance bucket instead,
+ * rather than failing, waiting or going unlimited.
  */
 export function redisRateLimiter(url: string, prefix: string, log: Logger, now: () => number = Date.now): RateLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 2000 }) as BucketRedis;
-  redis.defineCommand('tokenBucket', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
-  let lastErrorLog = 0;
-  redis.on('error', (err) => {
-    if (Date.now() - lastErrorLog > 10_000) log.warn({ err }, 'redis rate limiter connection error');
-    lastErrorLog = Date.now();
-  });
+  const shared = openSharedRedis<BucketRedis>(url, { purpose: 'rate limiting', log, commands: { tokenBucket: { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA } } });
   const fallback = memoryRateLimiter(now);
   return {
-    async consume(key, policy) {
-      try {
-        const [allowed, tokens] = await redis.tokenBucket(prefix + key, policy.burst, policy.perSecond);
-        return { allowed: allowed === 1, tokens: Number(tokens) };
-      } catch (err) {
-        log.warn({ err }, 'redis rate limiter unavailable; using the per-instance limit');
-        return fallback.consume(key, policy);
-      }
-    },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    consume: (key, policy) =>
+      shared.run(
+        async (redis) => {
+          const [allowed, tokens] = await redis.tokenBucket(prefix + key, policy.burst, policy.perSecond);
+          return { allowed: allowed === 1, tokens: Number(tokens) };
+        },
+        () => fallback.consume(key, policy),
+      ),
+    close: () => shared.close(),
   };
 }
 

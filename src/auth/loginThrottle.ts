@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import { openSharedRedis } from '../redis';
 
 /**
  * Login throttling: failed logins are counted per account (the email, hashed)
@@ -160,42 +161,30 @@ type ThrottleRedis = Redis & {
 };
 
 /**
- * Counts in Redis, shared by every instance; the connection is made as the
- * public API's rate limiter makes its own (src/rateLimit.ts). When Redis
- * cannot answer, this instance counts in its memory instead (logged at most
- * every 10 s) rather than letting logins through unthrottled or failing them.
+ * Counts in Redis, shared by every instance. When Redis cannot answer (or its
+ * circuit is open, see src/redis.ts), this instance counts in its memory
+ * instead, rather than letting logins through unthrottled, failing or waiting.
  */
 function redisCounts(url: string, prefix: string, log: Logger, nowMs: () => number): FailureCounts {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 2000 }) as ThrottleRedis;
-  redis.defineCommand('loginReserve', { numberOfKeys: 2, lua: RESERVE_LUA });
-  redis.defineCommand('loginSettle', { numberOfKeys: 2, lua: SETTLE_LUA });
-  let lastWarning = 0;
-  const warn = (err: unknown, msg: string) => {
-    if (Date.now() - lastWarning < 10_000) return;
-    lastWarning = Date.now();
-    log.warn({ err }, msg);
-  };
-  redis.on('error', (err) => warn(err, 'redis login throttle connection error'));
+  const shared = openSharedRedis<ThrottleRedis>(url, {
+    purpose: 'login throttling',
+    log,
+    commands: { loginReserve: { numberOfKeys: 2, lua: RESERVE_LUA }, loginSettle: { numberOfKeys: 2, lua: SETTLE_LUA } },
+  });
   const fallback = memoryCounts(nowMs);
   return {
-    async reserve(accountKey, addressKey, limits) {
-      try {
-        return Number(await redis.loginReserve(prefix + accountKey, prefix + addressKey, limits.maxFailuresPerAccount, limits.maxFailuresPerAddress, limits.windowMs));
-      } catch (err) {
-        warn(err, 'redis login throttle unavailable; counting failed logins per instance');
-        return fallback.reserve(accountKey, addressKey, limits);
-      }
-    },
+    reserve: (accountKey, addressKey, limits) =>
+      shared.run(
+        async (redis) => Number(await redis.loginReserve(prefix + accountKey, prefix + addressKey, limits.maxFailuresPerAccount, limits.maxFailuresPerAddress, limits.windowMs)),
+        () => fallback.reserve(accountKey, addressKey, limits),
+      ),
     async settle(accountKey, addressKey, outcome) {
       await fallback.settle(accountKey, addressKey, outcome);
-      try {
-        await redis.loginSettle(prefix + accountKey, prefix + addressKey, outcome);
-      } catch (err) {
-        warn(err, 'redis login throttle unavailable; counting failed logins per instance');
-      }
+      await shared.run(
+        (redis) => redis.loginSettle(prefix + accountKey, prefix + addressKey, outcome),
+        () => 0,
+      );
     },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    close: () => shared.close(),
   };
 }
