@@ -29,7 +29,7 @@ describe('GraphQL document limits (400 with a stable code)', () => {
     // Tokens are counted while parsing, so this document stops there.
     expect(codeOf(res)).toBe('query_too_large');
     expect(res.body.data).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('refuses more aliases than GRAPHQL_MAX_ALIASES (20)', async () => {
@@ -74,7 +74,7 @@ describe('GraphQL document limits (400 with a stable code)', () => {
     const started = Date.now();
     const fanOut = await t.graphql(`query { ...F0 } ${lines.join('\n')} fragment F20 on Query { viewer { id } }`);
     expect({ status: fanOut.status, code: codeOf(fanOut) }).toEqual({ status: 400, code: 'query_too_complex' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -124,6 +124,26 @@ describe('login throttling shared by two instances (Redis)', () => {
       },
     };
   });
+  /**
+   * An instance's Redis connection refuses commands until it is ready (no offline queue), and
+   * the circuit breaker then keeps it on its own counts for a while: wait until a probe's
+   * failure is counted in Redis.
+   */
+  async function untilCountedInRedis(url: string) {
+    for (let i = 0; i < 100; i++) {
+      const probe = `probe-${randomBytes(6).toString('hex')}@example.test`;
+      await login(url, probe, 'x', { 'x-forwarded-for': `10.9.${i}.1` });
+      if (await redis.exists(`${prefix}account:${createHash('sha256').update(probe).digest('hex')}`)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${url} never counted in Redis`);
+  }
+
+  beforeEach(async () => {
+    await untilCountedInRedis(a.url);
+    await untilCountedInRedis(b.url);
+  });
+
   afterAll(async () => {
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
