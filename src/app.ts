@@ -11,12 +11,14 @@ import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashb
 import type { Config } from './config';
 import { createContext, type RequestContext } from './context';
 import { db } from './db/client';
+import { databaseUnavailable, isConnectionLost } from './db/errors';
 import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
 import type { GraphQLContext } from './graphql/builder';
 import { refuseNulCharacters } from './graphql/inputText';
 import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody } from './graphql/csrf';
 import { graphqlLimitPlugins } from './graphql/limits';
+import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { AppError } from './errors';
 import { graphiqlOptions } from './explorer';
 import { createWorker } from './jobs/worker';
@@ -93,13 +95,14 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters()],
+    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), retryReadsOnLostConnection()],
     cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
       // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
+        if (isConnectionLost(original)) return appErrorToGraphQL(databaseUnavailable(), error as GraphQLError);
         // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show.
         if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
         // Masking runs without the GraphQL context; the request's logger (request_id) comes with the request's async scope.
@@ -244,8 +247,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
 }
 
 function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
-  // GraphQL answers 200 for most errors; authentication failures and throttled logins keep their HTTP meaning (401, 429 with Retry-After).
-  const http = e.status === 401 || e.code === 'too_many_login_attempts' ? { status: e.status, headers: e.headers } : undefined;
+  // GraphQL answers 200 for most errors; authentication failures, throttled logins and a lost database keep their HTTP meaning (401, 429, 503 with Retry-After).
+  const http = e.status === 401 || e.code === 'too_many_login_attempts' || e.code === 'service_unavailable' ? { status: e.status, headers: e.headers } : undefined;
   return new GraphQLError(e.message, {
     nodes: gqlError?.nodes,
     path: gqlError?.path,

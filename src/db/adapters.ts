@@ -1,5 +1,6 @@
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
@@ -69,12 +70,22 @@ function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return adapter;
 }
 
-export function postgresAdapterFactory(url: string, poolSize = 10): SqlMigrationAwareDriverAdapterFactory {
-  const base = new PrismaPg({ connectionString: url, max: poolSize });
+export function postgresAdapterFactory(url: string, poolSize = 10, opts: { onConnectionError?: (err: Error) => void } = {}): SqlMigrationAwareDriverAdapterFactory {
+  const config = { connectionString: url, max: poolSize };
+  const base = new PrismaPg(config);
+  const onError = (err: Error) => opts.onConnectionError?.(err);
   return {
     provider: base.provider,
     adapterName: base.adapterName,
-    connect: async () => withWholeScripts(await base.connect()),
+    // A pool per connection of Prisma (ended with it) whose every client has an error listener for as
+    // long as it lives: a connection the server drops while it is checked out between statements
+    // (pg_terminate_backend, a failover) emits 'error', which must never reach the process unhandled.
+    connect: async () => {
+      const pool = new pg.Pool(config);
+      pool.on('connect', (client) => client.on('error', onError));
+      pool.on('error', onError);
+      return withWholeScripts(await new PrismaPg(pool, { disposeExternalPool: true }).connect());
+    },
     connectToShadowDb: async () => withWholeScripts(await base.connectToShadowDb()),
   };
 }

@@ -1,3 +1,5 @@
+import { AppError } from '../errors';
+
 /**
  * Operational failures to open the database: each message is one line an
  * operator can act on (what failed, where, what to do), with no password in it.
@@ -49,4 +51,60 @@ export function describeConnectionFailure(err: unknown, shownUrl: string): strin
       return `cannot use PostgreSQL at ${shownUrl}: ${message}`;
     }
   }
+}
+
+/** SQLSTATEs and socket errors of a connection that is gone or cannot be had (not of a statement that failed). */
+const CONNECTION_CODES = new Set([
+  '57P01', // terminated by an administrator (pg_terminate_backend), or a fast shutdown
+  '57P02', // crash shutdown
+  '57P03', // cannot connect now (starting up, shutting down)
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300', // too many connections
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'P1001', // Prisma: cannot reach the database server
+  'P1002', // Prisma: the server timed out
+  'P1017', // Prisma: the server closed the connection
+  'P2024', // Prisma: timed out taking a connection from the pool
+]);
+const CONNECTION_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const CONNECTION_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly|Client was closed and is not queryable/i;
+
+/**
+ * Whether an error says the database connection was lost or could not be had
+ * (a failover, a killed backend, an exhausted pool), as opposed to a
+ * statement that failed: such a request answers 503 with Retry-After, and a
+ * read may be tried again on a fresh connection. Looks through the wrappers
+ * Prisma and the driver adapter put around the driver's error.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [err];
+  while (queue.length) {
+    const e = queue.shift() as { code?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; originalError?: unknown } | null;
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+    if (typeof e.originalCode === 'string' && CONNECTION_CODES.has(e.originalCode)) return true;
+    if (typeof e.kind === 'string' && CONNECTION_KINDS.has(e.kind)) return true;
+    if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+    queue.push(e.cause, e.meta?.driverAdapterError, e.originalError);
+  }
+  return false;
+}
+
+/** Seconds a client is asked to wait before retrying after a lost connection (the pool reconnects at once). */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** The answer to a request whose database connection was lost: 503 service_unavailable with Retry-After. */
+export function databaseUnavailable(): AppError {
+  return new AppError('service_unavailable', 'The database connection was lost while answering; retry the request', {
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+  });
 }

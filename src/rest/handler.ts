@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context';
+import { isConnectionLost } from '../db/errors';
 import { AppError } from '../errors';
 import { nulCharacterPaths, nulInQuery } from '../graphql/inputText';
 import { readJsonBody } from './body';
@@ -42,7 +43,12 @@ export async function handleRest(
     if (nulInVariables.length) throw new RestInputError(nulInVariables);
     const inputErrors = variableErrors(route.variableTypes, variableValues);
     if (inputErrors.length) throw new RestInputError(inputErrors);
-    const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+    let result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+    // A read that lost its database connection runs once more, on a fresh one (the pool has dropped the dead one).
+    if ((method === 'GET' || method === 'HEAD') && result.errors?.some((e) => isConnectionLost(e.originalError))) {
+      ctx.log.warn({ err: result.errors[0].originalError }, 'database connection lost during a read; retrying once');
+      result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+    }
     if (result.errors?.length) throw new ExecutionErrors(result.errors);
     const out = route.respond(result.data as Record<string, unknown>, r);
     const status = out.status ?? 200;

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../errors';
+import { databaseUnavailable, isConnectionLost } from '../db/errors';
 import { camelToSnake } from '../naming';
 
 const TITLES: Partial<Record<number, string>> = {
@@ -40,6 +41,7 @@ export function toProblem(err: unknown): Problem {
       extra: original.details,
     };
   }
+  if (isConnectionLost(original)) return toProblem(databaseUnavailable());
   if (err instanceof GraphQLError) return fromGraphQLError(err);
   return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
 }
