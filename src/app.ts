@@ -20,7 +20,7 @@ import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody } from './g
 import { graphqlLimitPlugins } from './graphql/limits';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { AppError } from './errors';
-import { graphiqlOptions } from './explorer';
+import { graphiqlOptions, graphiqlSecurityHeaders } from './explorer';
 import { createWorker } from './jobs/worker';
 import { createLogger, redactUrl, requestLog, withRequestLog } from './logger';
 import { schema } from './graphql/schema';
@@ -76,6 +76,10 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const now = opts.now ?? (() => new Date());
   const publicApi = createPublicApi(config, log, now);
   const loginThrottle = createLoginThrottle(config, log, () => now().getTime());
+
+  /** The GraphiQL page's security headers, from the page as Yoga renders it (computed on the first visit). */
+  let graphiqlHeaders: Record<string, string> | undefined;
+  const explorerHeaders = () => (graphiqlHeaders ??= graphiqlSecurityHeaders(renderGraphiQL({ ...graphiqlOptions })));
 
   /** The context every request starts from: nobody acts yet; authentication names the principal. */
   const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
@@ -138,6 +142,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    // No response is to be sniffed into another type than it declares (JSON as HTML, an upload as script).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     guardEarlyAnswer(req, res);
     const reqLog = log.child({ request_id: requestId });
     res.on('finish', () => {
@@ -169,6 +175,10 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         return;
       }
       if (path === '/graphql') {
+        // Yoga renders GraphiQL for a GET that accepts HTML (shouldRenderGraphiQL): that page gets its policy.
+        if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
+          for (const [k, v] of Object.entries(explorerHeaders())) res.setHeader(k, v);
+        }
         let ctx: GraphQLContext;
         try {
           ctx = await dashboardContext(req, res, url, requestId, reqLog, 'dashboard_graphql');

@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   /** How long a verified dashboard token is trusted without a lookup (0: every request looks it up). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** How long a client may take to send a whole request (headers and body; uploads included); 408 and closed after. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(60_000),
+  /** How long a client may take to send the request headers. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** How long the change history keeps events; older ones are deleted by a scheduled job. */
   CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   /** How often that job runs. */
@@ -91,6 +95,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // node refuses a headers timeout longer than the request timeout; say so by name rather than crash at listen.
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(`Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -119,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { kind: 'openai' as const, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? 'none', model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS }
       : { kind: 'local' as const, timeoutMs: e.AI_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    http: { requestTimeoutMs: e.REQUEST_TIMEOUT_MS, headersTimeoutMs: e.HEADERS_TIMEOUT_MS },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     changes: { retentionDays: e.CHANGES_RETENTION_DAYS, pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_MS },
     worker: { enabled: e.WORKER, pollMs: e.WORKER_POLL_MS },

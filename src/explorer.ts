@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /**
@@ -113,3 +114,30 @@ export const graphiqlOptions: GraphiQLOptions = {
   // A tab opened with "+" starts with the same guidance.
   defaultHeaders: HEADERS_WITHOUT_TOKEN,
 };
+
+/**
+ * Response headers of the GraphiQL page. Its JavaScript is bundled inline (no CDN), so the policy
+ * admits exactly that script by its SHA-256 hash and nothing else: no other inline or remote
+ * script, no eval. What the bundle needs besides: its editor workers start from blob: URLs,
+ * Monaco injects style elements at run time ('unsafe-inline' styles; script is what matters), the
+ * favicon and some icons are data: URLs, and queries go to this origin. The page may not be
+ * framed (clickjacking) nor send its URL on in a Referer.
+ *
+ * `page` is the HTML Yoga serves (renderGraphiQL with graphiqlOptions); the hash is of its one script.
+ */
+export function graphiqlSecurityHeaders(page: string): Record<string, string> {
+  const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
+  const policy = [
+    "default-src 'none'",
+    `script-src ${scripts.join(' ')}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    'worker-src blob:',
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return { 'Content-Security-Policy': policy, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' };
+}

@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
 import { exitOnFatalError } from './fatal';
+import { httpServerOptions } from './http/serverOptions';
 import { seedDemo } from './services/demoSeed';
 
 /** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
@@ -20,7 +21,7 @@ async function main() {
     const demo = await seedDemo(app.systemContext());
     if (demo) printDemo(demo, config.port);
   }
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void app.handler(req, res));
+  const server = createServer(httpServerOptions(config), (req, res) => void app.handler(req, res));
   server.once('error', async (err: NodeJS.ErrnoException) => {
     await closeDatabase().catch(() => {});
     const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to another one)' : err.code === 'EACCES' ? 'needs privileges this process lacks (set PORT above 1023)' : `cannot be listened on: ${err.message}`;
