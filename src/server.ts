@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { closeDatabase, openDatabase } from './db/client';
 import { exitOnFatalError } from './fatal';
+import { answerClientErrors } from './http/clientErrors';
 import { httpServerOptions } from './http/serverOptions';
 import { seedDemo } from './services/demoSeed';
 
@@ -22,6 +23,7 @@ async function main() {
     if (demo) printDemo(demo, config.port);
   }
   const server = createServer(httpServerOptions(config), (req, res) => void app.handler(req, res));
+  answerClientErrors(server);
   server.once('error', async (err: NodeJS.ErrnoException) => {
     await closeDatabase().catch(() => {});
     const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to another one)' : err.code === 'EACCES' ? 'needs privileges this process lacks (set PORT above 1023)' : `cannot be listened on: ${err.message}`;

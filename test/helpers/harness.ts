@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
 import { createApp, type App } from '../../src/app';
+import { answerClientErrors } from '../../src/http/clientErrors';
 import { loadConfig, type Config } from '../../src/config';
 import { openPGlite } from '../../src/db/adapters';
 import { type Database, openDatabase } from '../../src/db/client';
@@ -59,6 +60,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
   const app = createApp(config, { log: pino({ level: 'silent' }), now: opts.now });
   const server: Server = createServer((req, res) => void app.handler(req, res));
+  answerClientErrors(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
