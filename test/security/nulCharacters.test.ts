@@ -120,7 +120,7 @@ describe('GraphQL: NUL characters are refused before the operation runs', () => 
   it('in an API key name and an OAuth app name', async () => {
     const key = await t.graphql(
       'mutation($s: ID!, $input: ApiKeyCreateInput!) { createApiKey(storeId: $s, input: $input) { secret } }',
-      { s: a.storeId, input: { name: `key${NUL}`, type: 'SECRET', mode: 'TEST', scopes: ['products:read'] } },
+      { s: a.storeId, input: { name: `key${NUL}`, type: 'secret', mode: 'test', scopes: ['products:read'] } },
       { token: a.ownerToken },
     );
     expectGqlNulRefused(key, '$input.name');
