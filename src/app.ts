@@ -15,8 +15,9 @@ import { databaseUnavailable, isConnectionLost } from './db/errors';
 import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
 import type { GraphQLContext } from './graphql/builder';
-import { refuseNulCharacters } from './graphql/inputText';
 import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody } from './graphql/csrf';
+import { idempotentMutations } from './graphql/idempotency';
+import { refuseNulCharacters } from './graphql/inputText';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { AppError } from './errors';
@@ -99,7 +100,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), retryReadsOnLostConnection()],
+    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), retryReadsOnLostConnection(), idempotentMutations()],
     cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
       // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.

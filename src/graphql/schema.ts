@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder';
+import { withIdempotencyKeyArgument } from './idempotency';
 import './scalars';
 import './users';
 import './products';
@@ -15,7 +16,8 @@ import './changes';
 import './webhooks';
 import './testCatalog';
 
-export const schema = builder.toSchema();
+/** Every mutation takes an idempotencyKey (added once, here, to the built schema). */
+export const schema = withIdempotencyKeyArgument(builder.toSchema());
 
 /** The SDL committed as schema.graphql (sorted, so diffs stay readable). */
 export const printedSchema = () => printSchema(lexicographicSortSchema(schema)) + '\n';

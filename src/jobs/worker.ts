@@ -6,6 +6,7 @@ import type { PrismaClient } from '../db/client';
 import { SYSTEM } from '../domain/principal';
 import { pruneDeliveryLog, pruneEvents } from '../events/retention';
 import { onWorkPending } from '../events/signal';
+import { pruneIdempotencyKeys } from '../services/idempotency';
 import { runDueSchedules } from '../services/productSchedules';
 import { runDueTestCatalogJobs } from '../services/testCatalog';
 import { createDeliverer, type DeliveryDeps } from '../webhooks/deliver';
@@ -15,7 +16,7 @@ import { dispatchEvents } from '../webhooks/dispatch';
  * The background worker: one loop that turns outbox events into webhook
  * messages, delivers due messages, runs due product schedules and test
  * catalog jobs (src/services/testCatalog.ts) and, now and then, prunes the
- * change history and the delivery log. It runs inside the service
+ * change history, the delivery log and expired idempotency keys. It runs inside the service
  * (WORKER=true, the default) or alone (`npm run worker`); several instances on
  * one PostgreSQL database share the work, every step taking its rows with
  * FOR UPDATE SKIP LOCKED.
@@ -119,6 +120,8 @@ export function createWorker(opts: WorkerOptions): Worker {
     if (events > 0) log.info({ deleted: events, retention_days: config.changes.retentionDays }, 'pruned events past their retention');
     const messages = await step('prune delivery log', () => pruneDeliveryLog(opts.db(), { retentionDays: config.webhooks.logRetentionDays, now: at }), 0);
     if (messages > 0) log.info({ deleted: messages, retention_days: config.webhooks.logRetentionDays }, 'pruned webhook messages past their retention');
+    const keys = await step('prune idempotency keys', () => pruneIdempotencyKeys(opts.db(), { now: at }), 0);
+    if (keys > 0) log.info({ deleted: keys }, 'pruned expired idempotency keys');
   }
 
   /** Dispatch, claim and start deliveries, run schedules and test catalog batches. Returns whether it found work, and the attempts it started. */

@@ -4,7 +4,9 @@ import type { RequestContext } from '../context';
 import { isConnectionLost } from '../db/errors';
 import { AppError } from '../errors';
 import { nulCharacterPaths, nulInQuery } from '../graphql/inputText';
+import { idempotent, type IdempotentAnswer } from '../services/idempotency';
 import { readJsonBody } from './body';
+import { idempotencyKeyOf, restFingerprint, sendAnswer } from './idempotency';
 import { RestInputError, sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
 import { variableErrors } from './variableCheck';
@@ -31,6 +33,8 @@ export async function handleRest(
       throw new AppError('method_not_allowed', `${method} is not supported on ${url.pathname}`, { headers: { Allow: match.allowed.join(', ') } });
     }
     const { params } = match;
+    // Checked before the body is read: a malformed key costs the client no upload.
+    const idempotencyKey = idempotencyKeyOf(req, method);
     const route = match.route.alternative?.when(ctx) ? match.route.alternative.route : match.route;
     const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
@@ -43,20 +47,26 @@ export async function handleRest(
     if (nulInVariables.length) throw new RestInputError(nulInVariables);
     const inputErrors = variableErrors(route.variableTypes, variableValues);
     if (inputErrors.length) throw new RestInputError(inputErrors);
-    let result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
-    // A read that lost its database connection runs once more, on a fresh one (the pool has dropped the dead one).
-    if ((method === 'GET' || method === 'HEAD') && result.errors?.some((e) => isConnectionLost(e.originalError))) {
-      ctx.log.warn({ err: result.errors[0].originalError }, 'database connection lost during a read; retrying once');
-      result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
-    }
-    if (result.errors?.length) throw new ExecutionErrors(result.errors);
-    const out = route.respond(result.data as Record<string, unknown>, r);
-    const status = out.status ?? 200;
-    for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
-    res.statusCode = status;
-    if (out.body === undefined || status === 204) return void res.end();
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(method === 'HEAD' ? undefined : JSON.stringify(out.body));
+    const run = async (): Promise<IdempotentAnswer> => {
+      let result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+      // A read that lost its database connection runs once more, on a fresh one (the pool has dropped the dead one).
+      if ((method === 'GET' || method === 'HEAD') && result.errors?.some((e) => isConnectionLost(e.originalError))) {
+        ctx.log.warn({ err: result.errors[0].originalError }, 'database connection lost during a read; retrying once');
+        result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+      }
+      if (result.errors?.length) throw new ExecutionErrors(result.errors);
+      const out = route.respond(result.data as Record<string, unknown>, r);
+      const status = out.status ?? 200;
+      const hasBody = out.body !== undefined && status !== 204;
+      // Routes set only headers of the representation (ETag, Location, Link): a replay repeats them all.
+      const headers = { ...out.headers, ...(hasBody ? { 'Content-Type': 'application/json; charset=utf-8' } : {}) };
+      return { status, headers, body: hasBody ? JSON.stringify(out.body) : null };
+    };
+    // Input errors above were answered before the key was reserved, so they leave it free (Stripe's rules).
+    const outcome = idempotencyKey
+      ? await idempotent(ctx, { key: idempotencyKey, storeId: ctx.storeId ?? params.storeId ?? null, fingerprint: restFingerprint(method, url, r, variableValues, !!route.multipart) }, run)
+      : { answer: await run(), replayed: false };
+    sendAnswer(res, outcome, method);
   } catch (err) {
     // Several errors of one execution: the first decides.
     const problem = toProblem(err instanceof ExecutionErrors ? err.errors[0] : err);

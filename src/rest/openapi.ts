@@ -1,4 +1,5 @@
 import { describeScopes } from '../auth/credentials';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency';
 import type { RestRoute } from './routes';
 
 type Json = Record<string, unknown>;
@@ -18,6 +19,23 @@ export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name
 export const problemResponse = (description: string) => ({ $ref: '#/components/responses/Problem', description });
 
 const problem = problemResponse('Error (RFC 9457 problem document; `code` is the stable error code)');
+const writeProblem = problemResponse(
+  'Error (RFC 9457 problem document; `code` is the stable error code). With an Idempotency-Key also: 400 invalid_idempotency_key, ' +
+    '409 idempotency_key_in_progress (the first request with the key is still running; retry after Retry-After), ' +
+    '422 idempotency_key_reused (the key was used for a different request)',
+);
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A write's success response also says whether it is a replay. */
+function withReplayHeader(responses: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) =>
+      status.startsWith('2') && !('$ref' in response)
+        ? [status, { ...response, headers: { ...((response.headers as Json) ?? {}), 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } }]
+        : [status, response],
+    ),
+  );
+}
 
 const BASE_COMPONENTS = {
   securitySchemes: {
@@ -46,6 +64,21 @@ const BASE_COMPONENTS = {
   responses: {
     Problem: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
   },
+  parameters: {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        `Makes the write safe to retry (Stripe's rules). For 24 hours, the same key with the same request (method, path, query and body) ` +
+        `answers with the first response, byte for byte, with Idempotent-Replayed: true, and runs nothing. Keys are scoped to the credential ` +
+        `(API key, OAuth grant or dashboard user), the store and the mode. Requests refused (4xx) or failed (5xx) are not kept: the key can be used again.`,
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[\\x20-\\x7E]+$' },
+    },
+  },
+  headers: {
+    IdempotentReplayed: { description: '`true` when the response is the stored answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  },
 } as const;
 
 /** OpenAPI 3.1 description of the REST surface, generated from the route table so the two cannot drift. */
@@ -62,6 +95,7 @@ export function openApiDocument(routes: RestRoute[]) {
     for (const [kind, entries] of Object.entries(extra.components ?? {})) {
       for (const [name, value] of Object.entries(entries ?? {})) mergeComponent(components, kind, name, value);
     }
+    const write = WRITES.has(r.method);
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {
       operationId: r.operationId,
@@ -69,9 +103,11 @@ export function openApiDocument(routes: RestRoute[]) {
       ...(extra.description ? { description: extra.description } : {}),
       tags: [r.path.startsWith('/api/public/') ? 'Public API' : 'Merchant API'],
       ...(r.auth === 'dashboard' ? { security: [{ dashboardToken: [] }] } : r.auth === 'public' ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }] } : { security: [] }),
-      parameters: [...pathParams, ...(extra.parameters ?? [])],
+      parameters: [...pathParams, ...(extra.parameters ?? []), ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])],
       ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
-      responses: { ...(extra.responses ?? { '200': { description: 'OK' } }), '4XX': problem, '5XX': problem },
+      responses: write
+        ? { ...withReplayHeader(extra.responses ?? { '200': { description: 'OK' } }), '4XX': writeProblem, '5XX': problem }
+        : { ...(extra.responses ?? { '200': { description: 'OK' } }), '4XX': problem, '5XX': problem },
     };
   }
   return {
