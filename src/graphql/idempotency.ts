@@ -179,7 +179,10 @@ function resultOf(answer: IdempotentAnswer): ExecutionResult {
   };
 }
 
-/** An AppError as a GraphQL error with its `extensions.code` (a result set before execution is not masked, so it carries the code itself). */
+/**
+ * An AppError as a GraphQL error carrying its `extensions.code` itself: a result set before execution is not masked,
+ * and without an `originalError` Yoga takes it for the client's error (HTTP 200, as other errors), not an unexpected one (500).
+ */
 function asGraphQLError(err: AppError): GraphQLError {
-  return new GraphQLError(err.message, { originalError: err, extensions: { code: err.code, ...(err.details ?? {}) } });
+  return new GraphQLError(err.message, { extensions: { code: err.code, ...(err.details ?? {}) } });
 }
