@@ -33,10 +33,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { applyMigrations } from '../src/db/migrate';
+import { type ProductFilter, productPageQuery } from '../src/services/productList';
 import { postgresAdapterFactory } from '../src/db/adapters';
 import { adminQuery, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
 import { killAllChildren, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
-import { type ScenarioContext, SCENARIOS } from './scenarios';
+import { LIST_FILTERS, type ScenarioContext, SCENARIOS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog } from './seed';
 import { buildThisCheckout, git, Worktrees } from './versions';
 
@@ -77,9 +78,20 @@ interface Round {
   bad: number;
 }
 
+/** The list's page statement (ids and capped count) as the service sends it, run with EXPLAIN (ANALYZE, BUFFERS): work that load on the machine does not change. */
+interface PlanFigures {
+  /** Shared buffers hit or read. */
+  buffers: number;
+  /** Median execution time of 7 runs. */
+  ms: number;
+  /** The index scans of the plan. */
+  indexes: string[];
+}
+
 interface Outcome {
   id: string;
   title: string;
+  plan?: Partial<Record<'after' | 'after+test', PlanFigures>>;
   /** The response's `meta.total` on each version (REST lists): the live catalog's count, the same everywhere. */
   totals: Partial<Record<Label, number | null>>;
   rounds: Partial<Record<Label, Round[]>>;
@@ -113,11 +125,51 @@ async function addTestCatalog(url: string, storeId: string, first: number, count
       await c.query(`UPDATE products SET mode = 'test' WHERE id IN (${ids})`, params);
       await c.query(`UPDATE variants SET mode = 'test' WHERE product_id IN (${ids})`, params);
       await c.query(`UPDATE product_seo SET mode = 'test' WHERE product_id IN (${ids})`, params);
+      await c.query(`UPDATE product_categories SET mode = 'test' WHERE product_id IN (${ids})`, params);
       await c.query('COMMIT');
       log(`  test catalog: ${from + n - first}/${count}`);
     }
     await c.query('VACUUM ANALYZE');
   });
+}
+
+/** The filter object a REST list query string means (the list scenarios' parameters). */
+function filterOf(query: string): ProductFilter {
+  const q = new URLSearchParams(query);
+  const f: ProductFilter = {};
+  if (q.get('search')) f.search = q.get('search')!;
+  if (q.get('category')) f.category = q.get('category')!;
+  if (q.get('tags')) f.tags = q.get('tags')!.split(',');
+  if (q.get('is_active')) f.isActive = q.get('is_active') === 'true';
+  if (q.get('low_stock')) f.lowStock = q.get('low_stock') === 'true';
+  return f;
+}
+
+async function planFigures(url: string, storeId: string, filter: ProductFilter): Promise<PlanFigures> {
+  const { sql } = productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 });
+  return withClient(url, async (c) => {
+    const runs: { ms: number; buffers: number; indexes: string[] }[] = [];
+    for (let i = 0; i < 7; i++) {
+      const { rows } = await c.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql.text}`, sql.values as unknown[]);
+      const [{ Plan, 'Execution Time': ms }] = rows[0]['QUERY PLAN'];
+      const indexes: string[] = [];
+      const walk = (n: PlanNode) => {
+        if (n['Index Name']) indexes.push(n['Index Name']);
+        for (const child of n.Plans ?? []) walk(child);
+      };
+      walk(Plan);
+      runs.push({ ms, buffers: (Plan['Shared Hit Blocks'] ?? 0) + (Plan['Shared Read Blocks'] ?? 0), indexes });
+    }
+    const last = runs[runs.length - 1];
+    return { buffers: last.buffers, ms: median(runs.map((r) => r.ms)), indexes: [...new Set(last.indexes)] };
+  });
+}
+
+interface PlanNode {
+  'Index Name'?: string;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+  Plans?: PlanNode[];
 }
 
 async function listTotal(target: Target, c: ScenarioContext, scenario: (typeof READS)[number]): Promise<number | null> {
@@ -188,6 +240,8 @@ async function main(): Promise<number> {
   for (const s of READS) {
     const outcome: Outcome = { id: s.id, title: s.title, totals: {}, rounds: {} };
     if (s.id.startsWith('rest-list-')) {
+      const filter = filterOf(LIST_FILTERS.find((x) => `rest-list-${x.id}` === s.id)?.query ?? '');
+      outcome.plan = { after: await planFigures(databaseUrl(dbs.after), fixture.storeId, filter), 'after+test': await planFigures(databaseUrl(dbs['after+test']), fixture.storeId, filter) };
       for (const l of LABELS) outcome.totals[l] = await listTotal(targets[l], ctx, s);
       if (LABELS.some((l) => outcome.totals[l] !== outcome.totals.before)) {
         log(`  ${s.id}: totals differ ${JSON.stringify(outcome.totals)}: a version does not serve the live catalog alone`);
@@ -256,6 +310,18 @@ function render(r: ModeCostReport): string {
         `${LABELS.map((l) => f(med(o, l, 'p50'), 2)).join(' / ')} | ${LABELS.map((l) => f(med(o, l, 'serviceCpuUs'))).join(' / ')} |`
       );
     }),
+    '',
+    `The list's page statement (the page's ids and the capped count, as the service sends it), run with \`EXPLAIN (ANALYZE, BUFFERS)\` on the after and after+test databases: ` +
+      `the buffers it touches are work that other load on the machine does not change; the time is the median of 7 runs.`,
+    '',
+    '| scenario | buffers after | buffers after+test | ms after | ms after+test | indexes (after+test) |',
+    '|---|--:|--:|--:|--:|---|',
+    ...r.scenarios
+      .filter((o) => o.plan?.after && o.plan['after+test'])
+      .map((o) => {
+        const [a, t] = [o.plan!.after!, o.plan!['after+test']!];
+        return `| ${o.title} | ${a.buffers} | ${t.buffers} | ${f(a.ms, 2)} | ${f(t.ms, 2)} | ${t.indexes.map((i) => `\`${i}\``).join(', ')} |`;
+      }),
     '',
   ].join('\n');
 }

@@ -47,7 +47,7 @@ function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterI
   for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
   if (f.category) {
     parts.push(Prisma.sql`p.id IN (SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
-      WHERE c.store_id = ${storeId}::uuid AND c.slug = ${f.category})`);
+      WHERE c.store_id = ${storeId}::uuid AND c.slug = ${f.category} AND pc.mode = ${mode}::"Mode")`);
   }
   if (f.tags?.length) parts.push(Prisma.sql`p.tags && ${f.tags}::text[]`);
   if (f.isActive === true) parts.push(Prisma.sql`p.status = 'active'`);

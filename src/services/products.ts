@@ -152,7 +152,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         unpublishAt: schedule.unpublishAt,
         tags: data.tags,
         searchText: searchText(data),
-        categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
+        categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
       },
     });
     emitProductEvent(t, 'product.created', product);
@@ -343,7 +343,7 @@ export async function updateProduct(
       categoryIds
         ? async () => {
             await t.tx.productCategory.deleteMany({ where: { productId: id } });
-            await t.tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId })) });
+            await t.tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId, mode: before.mode })) });
           }
         : undefined,
     );

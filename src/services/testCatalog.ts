@@ -424,7 +424,7 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
       searchText: p.searchText,
       lowStock: p.lowStock,
     });
-    for (const c of p.categories) categories.push({ productId: id, categoryId: c.categoryId });
+    for (const c of p.categories) categories.push({ productId: id, categoryId: c.categoryId, mode: 'test' });
     for (const v of p.variants) {
       variants.push({
         storeId,

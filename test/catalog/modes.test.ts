@@ -72,6 +72,11 @@ describe.each(['secret', 'system', 'oauth'])('a %s credential', (kind) => {
       const search = await call('GET', `/products?search=${other(mode)}`, key());
       expect(search.body.data).toEqual([]);
       expect(search.body.meta.total).toBe(0);
+      // Categories are shared, the products in them are not: the category filter reads this mode's only.
+      const byCategory = await call('GET', '/products?per_page=100&category=shoes', key());
+      expect(ids(byCategory)).toEqual(expect.arrayContaining([seeded[mode].active, seeded[mode].draft]));
+      expect(byCategory.body.data.some((p: { name: string }) => p.name.split(' ').includes(other(mode)))).toBe(false);
+      expect(byCategory.body.meta.total).toBe(byCategory.body.data.length);
     });
 
     it('writes into its own mode only: the product is there, absent from the other mode, and the other mode’s ids cannot be changed', async () => {
