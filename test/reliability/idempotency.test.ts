@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/harness';
 import { startServer, type ServerProcess } from '../helpers/serverProcess';
 import { newTempDir, testDatabaseUrl, withDatabase } from '../helpers/templates';
 import { testWorker } from '../helpers/webhooks';
+import { filePart, form, makeImage, uploadPath } from '../images/images';
 import { createKey, TestClock } from '../public/helpers';
 
 /**
@@ -264,6 +265,30 @@ describe('REST writes with an Idempotency-Key', () => {
     expect([reused.status, reused.body.code, reused.body.livemode]).toEqual([422, 'idempotency_key_reused', false]);
   });
 
+  it('replays an image upload (multipart) with its Location; another form with the key is idempotency_key_reused', async () => {
+    const key = newKey();
+    const image = await makeImage('png');
+    const upload = (alt: string, base = a.url) =>
+      fetch(base + uploadPath(s.storeId), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.ownerToken}`, 'idempotency-key': key },
+        body: form([filePart(image, 'boot.png', 'image/png'), { name: 'alt', value: alt }]),
+      });
+    const first = await upload('A boot');
+    const firstText = await first.text();
+    expect(first.status).toBe(201);
+    const imagesBefore = await db().productImage.count({ where: { storeId: s.storeId } });
+    const again = await upload('A boot', b.url); // another multipart boundary, the same form
+    expect(again.status).toBe(201);
+    expect(await again.text()).toBe(firstText);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await upload('Another alt');
+    expect(other.status).toBe(422);
+    expect((await other.json()).code).toBe('idempotency_key_reused');
+    expect(await db().productImage.count({ where: { storeId: s.storeId } })).toBe(imagesBefore);
+  });
+
   it('refuses a malformed key with 400 invalid_idempotency_key before reading anything, and ignores the header on reads', async () => {
     for (const key of ['', 'x'.repeat(256), 'tab\there']) {
       const res = await send(a.url, 'POST', productsPath(), { token: s.ownerToken, key, body: product('Bad key') });
@@ -295,6 +320,8 @@ describe('REST writes with an Idempotency-Key', () => {
     clock.advance(IDEMPOTENCY_TTL_MS);
     expect(await pruneIdempotencyKeys(db(), { now: clock.now(), batchSize: 2 })).toBe(kept);
     expect(await db().idempotencyKey.count()).toBe(0);
+    // Back to the other instance's time: instances agree on the clock (a skew of a day would expire its keys early).
+    clock.set(Date.now());
   });
 });
 
@@ -324,6 +351,19 @@ describe('GraphQL mutations with idempotencyKey', () => {
     const otherSelection = await gql(a.url, CREATE.replace('{ id slug name }', '{ id }'), { storeId: s.storeId, input: { slug, name: 'Idempotent' }, key });
     expect(otherSelection.body.errors[0].extensions.code).toBe('idempotency_key_reused');
     expect(await categories()).toBe(before);
+  });
+
+  it('runs concurrent identical mutations on both instances once', async () => {
+    const key = newKey();
+    const slug = `burst-${randomBytes(3).toString('hex')}`;
+    const before = await categories();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => gql(i % 2 ? a.url : b.url, CREATE, { storeId: s.storeId, input: { slug, name: 'Burst' }, key })));
+    const ok = answers.filter((x) => x.body.data?.createCategory);
+    const fresh = ok.filter((x) => x.headers.get('idempotent-replayed') === null);
+    expect(fresh).toHaveLength(1);
+    for (const x of ok) expect(x.body).toEqual(fresh[0].body);
+    for (const x of answers.filter((x) => !x.body.data?.createCategory)) expect([x.status, x.body.errors[0].extensions.code]).toEqual([200, 'idempotency_key_in_progress']);
+    expect(await categories()).toBe(before + 1);
   });
 
   it('does not keep a mutation that failed; the key then serves the corrected request', async () => {
