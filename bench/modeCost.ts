@@ -119,13 +119,7 @@ async function addTestCatalog(url: string, storeId: string, first: number, count
     for (let from = first; from < first + count; from += batch) {
       const n = Math.min(batch, first + count - from);
       await c.query('BEGIN');
-      for (const sql of catalogStatements(storeId, n, { first: from, withCategories: false })) await c.query(sql);
-      const ids = `SELECT md5($1 || ':p:' || i)::uuid FROM generate_series($2::int, $3::int) i`;
-      const params = [storeId, from, from + n - 1];
-      await c.query(`UPDATE products SET mode = 'test' WHERE id IN (${ids})`, params);
-      await c.query(`UPDATE variants SET mode = 'test' WHERE product_id IN (${ids})`, params);
-      await c.query(`UPDATE product_seo SET mode = 'test' WHERE product_id IN (${ids})`, params);
-      await c.query(`UPDATE product_categories SET mode = 'test' WHERE product_id IN (${ids})`, params);
+      for (const sql of catalogStatements(storeId, n, { first: from, withCategories: false, mode: 'test' })) await c.query(sql);
       await c.query('COMMIT');
       log(`  test catalog: ${from + n - first}/${count}`);
     }

@@ -62,7 +62,9 @@ function assertUuid(s: string) {
  * the first call) to a store. Deterministic ids (md5 of store and number)
  * let child rows find their product without a join.
  */
-export function catalogStatements(storeId: string, count: number, opts: { first?: number; withCategories?: boolean } = {}): string[] {
+export function catalogStatements(storeId: string, count: number, opts: { first?: number; withCategories?: boolean; mode?: 'live' | 'test' } = {}): string[] {
+  // The mode column only when asked for (test): the seed then also fits a schema from before test mode, whose rows are all live.
+  const mode = opts.mode === 'test' ? { col: ', mode', val: `, 'test'::"Mode"` } : { col: '', val: '' };
   assertUuid(storeId);
   const first = opts.first ?? 1;
   const last = first + count - 1;
@@ -74,10 +76,10 @@ export function catalogStatements(storeId: string, count: number, opts: { first?
       FROM generate_series(1, ${CATEGORIES}) c`);
   }
   statements.push(`INSERT INTO products (id, store_id, name, description, price, inventory_quantity, low_stock_threshold, status,
-      published_at, tags, search_text, low_stock, version, created_at, updated_at)
+      published_at, tags, search_text, low_stock, version, created_at, updated_at${mode.col})
     SELECT id, '${storeId}', name, description, price, qty, threshold, status::"ProductStatus",
       CASE WHEN status = 'active' THEN created + interval '1 hour' END, tags,
-      lower(array_to_string(ARRAY[name, description] || tags || skus, ' ')), qty <= threshold, 1, created, created
+      lower(array_to_string(ARRAY[name, description] || tags || skus, ' ')), qty <= threshold, 1, created, created${mode.val}
     FROM (
       SELECT i, ${productId(storeId)} AS id,
         initcap(adj) || ' ' || initcap(material) || ' ' || initcap(noun) AS name,
@@ -101,21 +103,21 @@ export function catalogStatements(storeId: string, count: number, opts: { first?
         FROM (SELECT i, ${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => `${h(k)} AS h${k}`).join(', ')} FROM ${series}) hashes
       ) words
     ) p`);
-  statements.push(`INSERT INTO product_categories (product_id, category_id)
-    SELECT ${productId(storeId)}, md5('${storeId}:c:' || c)::uuid
+  statements.push(`INSERT INTO product_categories (product_id, category_id${mode.col})
+    SELECT ${productId(storeId)}, md5('${storeId}:c:' || c)::uuid${mode.val}
     FROM (SELECT i, 1 + ${h(10)} % ${CATEGORIES} AS c1, ${h(11)} AS h11 FROM ${series}) g,
       LATERAL unnest(CASE WHEN h11 % 10 < 3 THEN ARRAY[c1, 1 + (c1 + h11 / 10 % ${CATEGORIES - 1}) % ${CATEGORIES}] ELSE ARRAY[c1] END) c`);
-  statements.push(`INSERT INTO variants (id, store_id, product_id, sku, title, options, options_key, price, inventory_quantity, position, created_at, updated_at)
+  statements.push(`INSERT INTO variants (id, store_id, product_id, sku, title, options, options_key, price, inventory_quantity, position, created_at, updated_at${mode.col})
     SELECT md5('${storeId}:v:' || i || ':' || k)::uuid, '${storeId}', ${productId(storeId)}, 'SKU-' || i || '-' || k, size,
-      jsonb_build_object('size', size), '{"size":"' || size || '"}', NULL, (${h(12)} % 50)::int, k - 1, created, created
+      jsonb_build_object('size', size), '{"size":"' || size || '"}', NULL, (${h(12)} % 50)::int, k - 1, created, created${mode.val}
     FROM (SELECT i, (${h(8)} % 4)::int AS n, timestamptz '2024-01-01 00:00:00+00' + i * interval '31 seconds' AS created FROM ${series}) g,
       LATERAL generate_series(1, n) k, LATERAL (SELECT (ARRAY['S','M','L'])[k] AS size) s`);
   statements.push(`INSERT INTO product_images (id, store_id, product_id, sha256, mime_type, width, height, size_bytes, alt, position, created_at)
     SELECT md5('${storeId}:i:' || i)::uuid, '${storeId}', ${productId(storeId)}, encode(sha256(('${storeId}:i:' || i)::bytea), 'hex'),
       'image/jpeg', 800, 800, 120000, NULL, 0, timestamptz '2024-01-01 00:00:00+00' + i * interval '31 seconds'
     FROM ${series} WHERE i % 10 = 0`);
-  statements.push(`INSERT INTO product_seo (id, store_id, product_id, title, description, slug, canonical_url, og_image_url, noindex, updated_at)
-    SELECT md5('${storeId}:s:' || p.i)::uuid, '${storeId}', p.id, p.name, left(p.description, 160), 'p-' || p.i, NULL, NULL, false, p.created_at
+  statements.push(`INSERT INTO product_seo (id, store_id, product_id, title, description, slug, canonical_url, og_image_url, noindex, updated_at${mode.col})
+    SELECT md5('${storeId}:s:' || p.i)::uuid, '${storeId}', p.id, p.name, left(p.description, 160), 'p-' || p.i, NULL, NULL, false, p.created_at${mode.val}
     FROM (SELECT i, ${productId(storeId)} AS id FROM ${series} WHERE i % 5 = 0) s
       JOIN LATERAL (SELECT s.i, s.id, name, description, created_at FROM products WHERE products.id = s.id) p ON true`);
   return statements;
