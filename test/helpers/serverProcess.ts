@@ -30,11 +30,9 @@ export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess & { output(): 
   return Object.assign(child, { output: () => out });
 }
 
-/** Starts the real service process on the embedded database in `dataDir` and waits until it listens. */
-export async function startServer(dataDir: string, opts: { port?: number; env?: Record<string, string> } = {}): Promise<ServerProcess> {
-  const port = opts.port ?? randomPort();
-  const child = spawnServer(embeddedEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', ...opts.env }));
-  await new Promise<void>((resolve, reject) => {
+/** Resolves once a spawned service logs that it listens; rejects if it exits first. */
+export function listening(child: ChildProcess & { output(): string }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
       if (child.output().includes('"listening on')) {
         clearInterval(timer);
@@ -46,6 +44,13 @@ export async function startServer(dataDir: string, opts: { port?: number; env?: 
       reject(new Error(`server exited (${code}):\n${child.output()}`));
     });
   });
+}
+
+/** Starts the real service process on the embedded database in `dataDir` and waits until it listens. */
+export async function startServer(dataDir: string, opts: { port?: number; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  const port = opts.port ?? randomPort();
+  const child = spawnServer(embeddedEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', ...opts.env }));
+  await listening(child);
   return {
     child,
     port,

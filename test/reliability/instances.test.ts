@@ -1,7 +1,7 @@
 import { db } from '../../src/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { openTestDatabase } from '../helpers/harness';
-import { exited, randomPort, spawnServer } from '../helpers/serverProcess';
+import { exited, listening, randomPort, spawnServer } from '../helpers/serverProcess';
 import { testDatabaseUrl, withDatabase } from '../helpers/templates';
 import { productPath, productsPath } from '../products/helpers';
 
@@ -27,18 +27,7 @@ interface Instance {
 async function startInstance(databaseUrl: string, env: Record<string, string>): Promise<Instance> {
   const port = randomPort();
   const child = spawnServer({ ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl!, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', ...env });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (child.output().includes('"listening on')) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`instance exited (${code}):\n${child.output()}`));
-    });
-  });
+  await listening(child);
   return {
     url: `http://127.0.0.1:${port}`,
     output: child.output,
