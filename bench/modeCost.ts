@@ -29,17 +29,17 @@
  *   --out=<dir>             where modes.md and modes.json go (default bench/results)
  *   --keep-worktrees        leave the worktree (printed)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { applyMigrations } from '../src/db/migrate';
 import { type ProductFilter, productPageQuery } from '../src/services/productList';
 import { postgresAdapterFactory } from '../src/db/adapters';
-import { adminQuery, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
-import { killAllChildren, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
+import { adminQuery, databaseUrl, dropAbandonedDatabases, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
+import { LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
 import { LIST_FILTERS, type ScenarioContext, SCENARIOS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog } from './seed';
-import { buildThisCheckout, git, Worktrees } from './versions';
+import { buildThisCheckout, cleanupOf, git, Worktrees } from './versions';
 
 const args = process.argv.slice(2);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -174,19 +174,7 @@ async function listTotal(target: Target, c: ScenarioContext, scenario: (typeof R
   return body.meta?.total ?? null;
 }
 
-async function cleanup() {
-  killAllChildren();
-  for (const db of databases.splice(0)) await dropDatabase(db).catch(() => {});
-  worktrees.removeAll(flag('keep-worktrees'));
-  rmSync(workDir, { recursive: true, force: true });
-}
-
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    log(`${sig}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const cleanup = cleanupOf({ databases, worktrees, keepWorktrees: flag('keep-worktrees'), workDir, log });
 
 async function main(): Promise<number> {
   await ensurePostgres(log);

@@ -5,10 +5,11 @@
  * its production build (dist/).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, symlinkSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildIsCurrent, ROOT } from './processes';
+import { dropDatabase } from './postgres';
+import { buildIsCurrent, killAllChildren, ROOT } from './processes';
 
 export const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
@@ -87,4 +88,25 @@ export async function buildThisCheckout(log: (s: string) => void): Promise<{ roo
     log('after: built');
   }
   return { root: ROOT, describe };
+}
+
+/**
+ * What a before/after run leaves behind (its processes, databases, worktrees
+ * and work directory), removed by the returned function, which also runs on
+ * SIGINT or SIGTERM.
+ */
+export function cleanupOf(run: { databases: string[]; worktrees: Worktrees; keepWorktrees: boolean; workDir: string; log: (s: string) => void }): () => Promise<void> {
+  const cleanup = async () => {
+    killAllChildren();
+    for (const db of run.databases.splice(0)) await dropDatabase(db).catch(() => {});
+    run.worktrees.removeAll(run.keepWorktrees);
+    rmSync(run.workDir, { recursive: true, force: true });
+  };
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      run.log(`${sig}: cleaning up`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  return cleanup;
 }

@@ -39,11 +39,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult, RequestSpec } from './load';
-import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
-import { killAllChildren, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
+import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropAbandonedDatabases, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
+import { LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog, type BenchFixture } from './seed';
-import { buildThisCheckout, git, Worktrees } from './versions';
+import { buildThisCheckout, cleanupOf, git, Worktrees } from './versions';
 import { statementLabel, StatementCounter } from './wire';
 
 const args = process.argv.slice(2);
@@ -492,19 +492,7 @@ const METHOD = [
 
 // ---------------------------------------------------------------- main
 
-async function cleanup() {
-  killAllChildren();
-  for (const db of databases.splice(0)) await dropDatabase(db).catch(() => {});
-  worktrees.removeAll(flag('keep-worktrees'));
-  rmSync(workDir, { recursive: true, force: true });
-}
-
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    log(`${sig}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const cleanup = cleanupOf({ databases, worktrees, keepWorktrees: flag('keep-worktrees'), workDir, log });
 
 async function main() {
   await ensurePostgres(log);
