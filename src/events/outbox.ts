@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { RequestContext } from '../context';
-import type { Prisma } from '../db/client';
+import { Prisma } from '../db/client';
 import type { Mode } from '../domain/access';
 import type { Actor, EventType, FieldChange, ResourceType } from '../domain/events';
 import type { Principal } from '../domain/principal';
@@ -75,11 +75,19 @@ export async function transaction<T>(ctx: RequestContext, work: (t: TransactionC
       if (recorded) signalWorkPending();
       return result;
     } catch (e) {
-      if (!(e instanceof ConcurrentWrite)) throw e;
+      if (!(e instanceof ConcurrentWrite) && !isDeadlock(e)) throw e;
       if (attempt >= ATTEMPTS) throw new AppError('conflict', 'The resource kept changing concurrently; retry the request');
     }
   }
 }
+
+/**
+ * PostgreSQL aborted the transaction to break a deadlock (or a serialization
+ * failure): nothing of it was written, so it runs again. Two writers can meet
+ * this way on the store's product counters (product_counts) when their
+ * connections share a counter slot.
+ */
+const isDeadlock = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2034';
 
 const isTransactionContext = (ctx: RequestContext): ctx is TransactionContext => 'outbox' in ctx;
 

@@ -64,8 +64,8 @@ export const PageMeta = builder.simpleObject('PageMeta', {
   fields: (t) => ({
     page: t.int(),
     perPage: t.int(),
-    total: t.int({ description: 'Number of matches: exact up to 10,000, a lower bound beyond (see totalExact)' }),
-    totalExact: t.boolean({ description: 'false when total stopped counting at 10,000 matches' }),
+    total: t.int({ description: 'Number of matches: always exact for a list filtered by status alone (or not at all); for any other filter exact up to 10,000 and a lower bound beyond (see totalExact)' }),
+    totalExact: t.boolean({ description: 'false when a filtered total stopped counting at 10,000 matches' }),
     totalPages: t.int({ description: 'Pages of `total`; like total, a lower bound when totalExact is false' }),
     hasMore: t.boolean({ description: 'Whether a next page exists (always exact)' }),
   }),

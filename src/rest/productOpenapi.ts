@@ -84,7 +84,7 @@ const PageMeta = {
     page: { type: 'integer', minimum: 1 },
     per_page: { type: 'integer', minimum: 1, maximum: 100 },
     total: { type: 'integer', minimum: 0, description: 'Matches of the whole list, not of this page' },
-    total_exact: { type: 'boolean', description: 'false when counting stopped at 10,000 matches (total is then a lower bound)' },
+    total_exact: { type: 'boolean', description: 'false when counting stopped at 10,000 matches (total is then a lower bound); always true for a list filtered by nothing but is_active' },
     total_pages: { type: 'integer', minimum: 0 },
     has_more: { type: 'boolean' },
   },

@@ -79,11 +79,29 @@ function orderSql(sort: ProductSort | undefined, search: string | undefined): Pr
 }
 
 /**
- * Matches are counted exactly up to this many (Elasticsearch's track_total_hits
+ * The rule for totals. A list filtered by nothing but status (`status`,
+ * `is_active`) reads its exact total from the store's product counters
+ * (product_counts, kept by triggers in the same transaction as every write):
+ * exact at any size, at the cost of a few counter rows. Any other filter counts
+ * its matches exactly up to this many (Elasticsearch's track_total_hits
  * default); beyond it `total` is a lower bound and `totalExact` false. Counting
  * every match would make page 1 cost grow with the catalog.
  */
 export const EXACT_TOTAL_LIMIT = 10_000;
+
+/** Whether the filter only selects by status, so the store's counters know its exact total. */
+function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
+  return !searchTerms(f.search).length && !f.category && !f.tags?.length && f.lowStock === undefined && f.scheduled === undefined;
+}
+
+/** The total of a status-only list: the sum of the store's counter slots of the statuses it selects. */
+function counterTotalSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`pc.store_id = ${storeId}::uuid AND pc.mode = ${mode}::"Mode"`];
+  if (f.isActive === true) parts.push(Prisma.sql`pc.status = 'active'`);
+  if (f.isActive === false) parts.push(Prisma.sql`pc.status <> 'active'`);
+  if (f.status) parts.push(Prisma.sql`pc.status = ${f.status}::"ProductStatus"`);
+  return Prisma.sql`SELECT coalesce(sum(pc.count), 0) AS total FROM product_counts pc WHERE ${Prisma.join(parts, ' AND ')}`;
+}
 
 export interface PageResult {
   ids: string[];
@@ -97,19 +115,23 @@ export interface PageResult {
 
 /**
  * The validated arguments and the single SQL statement of a page-based list:
- * the page's ids (one more than asked, to know has_more) and the capped count
- * of matches; an empty page still returns one row with the count.
+ * the page's ids (one more than asked, to know has_more) and the total of
+ * matches (from the counters, or counted up to countLimit; see
+ * EXACT_TOTAL_LIMIT); an empty page still returns one row with the total.
  * Exported so the benchmark baselines and the EXPLAIN tests run exactly the service's SQL.
  */
 export function productPageQuery(storeId: string, mode: Mode, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
   const filter = parseInput(ProductFilterInput, filterInput);
   const { page, perPage } = parseInput(PageInput, paging);
   const offset = (page - 1) * perPage;
-  const countLimit = Math.max(EXACT_TOTAL_LIMIT, offset + perPage + 1);
+  const totalFromCounters = countedByCounters(filter);
+  const countLimit = totalFromCounters ? Infinity : Math.max(EXACT_TOTAL_LIMIT, offset + perPage + 1);
   const where = whereSql(storeId, mode, filter);
+  const total = totalFromCounters
+    ? counterTotalSql(storeId, mode, filter)
+    : Prisma.sql`SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit}) m`;
   const sql = Prisma.sql`
-    SELECT c.total, s.id, s.ord FROM
-      (SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit}) m) c
+    SELECT c.total, s.id, s.ord FROM (${total}) c
     LEFT JOIN LATERAL (
       SELECT p.id::text AS id, row_number() OVER () AS ord FROM (
         SELECT p.id FROM products p WHERE ${where}
