@@ -91,7 +91,7 @@ interface PlanFigures {
 interface Outcome {
   id: string;
   title: string;
-  plan?: Partial<Record<'after' | 'after+test', PlanFigures>>;
+  plan?: Partial<Record<Label, PlanFigures>>;
   /** The response's `meta.total` on each version (REST lists): the live catalog's count, the same everywhere. */
   totals: Partial<Record<Label, number | null>>;
   rounds: Partial<Record<Label, Round[]>>;
@@ -139,8 +139,22 @@ function filterOf(query: string): ProductFilter {
   return f;
 }
 
-async function planFigures(url: string, storeId: string, filter: ProductFilter): Promise<PlanFigures> {
-  const { sql } = productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 });
+type PageStatement = (storeId: string, filter: ProductFilter) => { text: string; values: unknown[] };
+
+/** This checkout's list statement for the live catalog. */
+const pageStatementAfter: PageStatement = (storeId, filter) => productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 }).sql;
+
+/**
+ * The list statement of another version, from its build (dist/) in its worktree: before the catalog mode,
+ * productPageQuery took no mode argument.
+ */
+function pageStatementOf(root: string): PageStatement {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { productPageQuery: build } = require(path.join(root, 'dist/src/services/productList.js')) as { productPageQuery: (...a: unknown[]) => { sql: { text: string; values: unknown[] } } };
+  return (storeId, filter) => (build.length >= 5 ? build(storeId, 'live', filter, { page: 1, perPage: 20 }) : build(storeId, filter, { page: 1, perPage: 20 })).sql;
+}
+
+async function planFigures(url: string, sql: { text: string; values: unknown[] }): Promise<PlanFigures> {
   return withClient(url, async (c) => {
     const runs: { ms: number; buffers: number; indexes: string[] }[] = [];
     for (let i = 0; i < 7; i++) {
@@ -180,6 +194,7 @@ async function main(): Promise<number> {
   await ensurePostgres(log);
   await dropAbandonedDatabases('bench_modes');
   const [beforeRoot, after] = await Promise.all([worktrees.build(beforeRef, 'before'), buildThisCheckout(log)]);
+  const pageStatementBefore = pageStatementOf(beforeRoot);
   const versions: Record<Label, string> = {
     before: git(beforeRoot, 'rev-parse', '--short', 'HEAD'),
     after: after.describe,
@@ -223,7 +238,11 @@ async function main(): Promise<number> {
     const outcome: Outcome = { id: s.id, title: s.title, totals: {}, rounds: {} };
     if (s.id.startsWith('rest-list-')) {
       const filter = filterOf(LIST_FILTERS.find((x) => `rest-list-${x.id}` === s.id)?.query ?? '');
-      outcome.plan = { after: await planFigures(databaseUrl(dbs.after), fixture.storeId, filter), 'after+test': await planFigures(databaseUrl(dbs['after+test']), fixture.storeId, filter) };
+      outcome.plan = {
+        before: await planFigures(databaseUrl(dbs.before), pageStatementBefore(fixture.storeId, filter)),
+        after: await planFigures(databaseUrl(dbs.after), pageStatementAfter(fixture.storeId, filter)),
+        'after+test': await planFigures(databaseUrl(dbs['after+test']), pageStatementAfter(fixture.storeId, filter)),
+      };
       for (const l of LABELS) outcome.totals[l] = await listTotal(targets[l], ctx, s);
       if (LABELS.some((l) => outcome.totals[l] !== outcome.totals.before)) {
         log(`  ${s.id}: totals differ ${JSON.stringify(outcome.totals)}: a version does not serve the live catalog alone`);
@@ -293,16 +312,20 @@ function render(r: ModeCostReport): string {
       );
     }),
     '',
-    `The list's page statement (the page's ids and the capped count, as the service sends it), run with \`EXPLAIN (ANALYZE, BUFFERS)\` on the after and after+test databases: ` +
-      `the buffers it touches are work that other load on the machine does not change; the time is the median of 7 runs.`,
+    `The list's page statement (the page's ids and the total, as each version sends it: before's from its own build), run with \`EXPLAIN (ANALYZE, BUFFERS)\` ` +
+      `on each database: the buffers it touches are work that other load on the machine does not change; the time is the median of 7 runs. ` +
+      'This is the cost of the mode itself; the req/s above also carry everything else that changed in the service between the two versions.',
     '',
-    '| scenario | buffers after | buffers after+test | ms after | ms after+test | indexes (after+test) |',
-    '|---|--:|--:|--:|--:|---|',
+    '| scenario | buffers before / after / after+test | ms before / after / after+test | indexes (after+test) |',
+    '|---|--:|--:|---|',
     ...r.scenarios
       .filter((o) => o.plan?.after && o.plan['after+test'])
       .map((o) => {
-        const [a, t] = [o.plan!.after!, o.plan!['after+test']!];
-        return `| ${o.title} | ${a.buffers} | ${t.buffers} | ${f(a.ms, 2)} | ${f(t.ms, 2)} | ${t.indexes.map((i) => `\`${i}\``).join(', ')} |`;
+        const plans = LABELS.map((l) => o.plan![l]);
+        return (
+          `| ${o.title} | ${plans.map((p) => (p ? String(p.buffers) : 'n/a')).join(' / ')} | ${plans.map((p) => (p ? f(p.ms, 2) : 'n/a')).join(' / ')} | ` +
+          `${o.plan!['after+test']!.indexes.map((i) => `\`${i}\``).join(', ')} |`
+        );
       }),
     '',
   ].join('\n');
