@@ -152,7 +152,7 @@ export async function prepareCatalog(size: number, opts: { dbName: string; reuse
   await adminQuery(`CREATE DATABASE "${dbName}"`);
   await applyMigrations(postgresAdapterFactory(url, 2), { migrationsDir: opts.migrationsDir });
 
-  await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
+  await openDatabase({ kind: 'postgres', url, poolSize: 2, preparedStatements: true }, { migrate: false });
   let storeId: string;
   try {
     const owner = await createUser(benchContext(), { email: OWNER_EMAIL, name: 'Bench Owner' });
@@ -205,7 +205,7 @@ export interface BenchFixture {
 
 /** Issues fresh credentials on a seeded catalog and picks the ids the scenarios use. */
 export async function openFixture(url: string): Promise<BenchFixture> {
-  await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { migrate: false });
+  await openDatabase({ kind: 'postgres', url, poolSize: 2, preparedStatements: true }, { migrate: false });
   try {
     const store = await db().store.findFirstOrThrow({ where: { name: STORE_NAME }, select: { id: true, ownerId: true } });
     const { token } = await issueDashboardToken(benchContext(), store.ownerId, { name: 'bench' });

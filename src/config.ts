@@ -15,6 +15,8 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /** Named (server-side prepared) statements on PostgreSQL; false behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATA_DIR: z.string().default('./data'),
   /** Absolute base URL used in Location headers and image URLs; defaults to the request's own origin. */
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -105,7 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL
-      ? ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } as const)
+      ? ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, preparedStatements: e.DATABASE_PREPARED_STATEMENTS } as const)
       : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite'), lockFile: path.join(dataDir, 'pglite.lock'), socketDir: dataDir } as const),
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -70,8 +71,22 @@ function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return adapter;
 }
 
-export function postgresAdapterFactory(url: string, poolSize = 10, opts: { onConnectionError?: (err: Error) => void } = {}): SqlMigrationAwareDriverAdapterFactory {
+/**
+ * The name of a statement's server-side prepared form: one per SQL text, so
+ * each connection parses and plans a query shape once and then only binds and
+ * executes it (PostgreSQL keeps a generic plan once it is as good as the
+ * custom ones). Every text the service sends is parameterized, so the shapes
+ * are bounded: models, filters and sorts, IN lists of up to 101 ids.
+ */
+export const preparedStatementName = (query: { sql: string }) => 'q' + createHash('sha1').update(query.sql).digest('hex').slice(0, 24);
+
+export function postgresAdapterFactory(
+  url: string,
+  poolSize = 10,
+  opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean } = {},
+): SqlMigrationAwareDriverAdapterFactory {
   const config = { connectionString: url, max: poolSize };
+  const statementNameGenerator = opts.preparedStatements ? preparedStatementName : undefined;
   const base = new PrismaPg(config);
   const onError = (err: Error) => opts.onConnectionError?.(err);
   return {
@@ -84,7 +99,7 @@ export function postgresAdapterFactory(url: string, poolSize = 10, opts: { onCon
       const pool = new pg.Pool(config);
       pool.on('connect', (client) => client.on('error', onError));
       pool.on('error', onError);
-      return withWholeScripts(await new PrismaPg(pool, { disposeExternalPool: true }).connect());
+      return withWholeScripts(await new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator }).connect());
     },
     connectToShadowDb: async () => withWholeScripts(await base.connectToShadowDb()),
   };

@@ -97,7 +97,7 @@ async function connect(target: DatabaseTarget, opts: OpenOptions): Promise<Conne
   if (target.kind === 'postgres') {
     const shown = redactedUrl(target.url);
     await checkReachable(target.url, shown);
-    return { kind: 'postgres', description: `PostgreSQL ${shown}`, adapterFactory: postgresAdapterFactory(target.url, target.poolSize), release: async () => {} };
+    return { kind: 'postgres', description: `PostgreSQL ${shown}`, adapterFactory: postgresAdapterFactory(target.url, target.poolSize, { preparedStatements: target.preparedStatements }), release: async () => {} };
   }
   if (target.kind === 'pglite-instance') {
     const session = new PGliteSession(target.pglite);

@@ -19,7 +19,7 @@ export async function openTestDatabase(): Promise<Database & { dropDatabase: () 
     const url = testDatabaseUrl()!;
     const name = `catalog_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
     await adminQuery(url, `CREATE DATABASE ${name} TEMPLATE ${state.template}`);
-    const database = await openDatabase({ kind: 'postgres', url: withDatabase(url, name), poolSize: 5 }, { migrate: false });
+    const database = await openDatabase({ kind: 'postgres', url: withDatabase(url, name), poolSize: 5, preparedStatements: true }, { migrate: false });
     return { ...database, dropDatabase: () => adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
   }
   const blob = new Blob([readFileSync(state.dump)]);
