@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
@@ -21,7 +20,7 @@ import { refuseNulCharacters } from './graphql/inputText';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { AppError } from './errors';
-import { graphiqlOptions, graphiqlSecurityHeaders } from './explorer';
+import { graphiqlOptions, graphiqlSecurityHeaders, renderExplorerPage } from './explorer';
 import { createWorker } from './jobs/worker';
 import { createLogger, redactUrl, requestLog, withRequestLog } from './logger';
 import { schema } from './graphql/schema';
@@ -80,7 +79,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
 
   /** The GraphiQL page's security headers, from the page as Yoga renders it (computed on the first visit). */
   let graphiqlHeaders: Record<string, string> | undefined;
-  const explorerHeaders = () => (graphiqlHeaders ??= graphiqlSecurityHeaders(renderGraphiQL({ ...graphiqlOptions })));
+  const explorerHeaders = () => (graphiqlHeaders ??= graphiqlSecurityHeaders(renderExplorerPage({ ...graphiqlOptions })));
 
   /** The context every request starts from: nobody acts yet; authentication names the principal. */
   const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
@@ -90,7 +89,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     schema,
     graphqlEndpoint: '/graphql',
     multipart: false, // graphql-upload-minimal streams uploads instead (see handler below)
-    renderGraphiQL,
+    renderGraphiQL: renderExplorerPage,
     graphiql: graphiqlOptions,
     landingPage: false,
     logging: false,

@@ -5,7 +5,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { z } from 'zod';
 import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
@@ -19,8 +19,23 @@ import { isUuid } from '../domain/ids';
 import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
 import { parseInput } from './validation';
 
-// Every input is a fresh temp file: libvips' cache would only hold descriptors of deleted files.
-sharp.cache(false);
+let sharpModule: typeof Sharp | undefined;
+
+/**
+ * sharp (libvips), loaded on the first upload rather than at start: most
+ * requests never touch an image, and the library costs about 11 MB of
+ * resident memory once loaded. Its operation cache stays off: every input is
+ * a fresh temp file, so libvips' cache would only hold descriptors of
+ * deleted files.
+ */
+function sharp(...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> {
+  if (!sharpModule) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    sharpModule = require('sharp') as typeof Sharp;
+    sharpModule.cache(false);
+  }
+  return sharpModule(...args);
+}
 
 export { IMAGE_TYPES, imageUrl };
 
@@ -207,7 +222,7 @@ async function receive(source: Readable, dest: string, maxBytes: number): Promis
 
 async function reencode(src: string, dest: string, format: ImageFormat, maxPixels: number) {
   // metadata() reads only the header, so a pixel bomb is rejected before a single pixel is decoded.
-  let meta: sharp.Metadata;
+  let meta: Sharp.Metadata;
   try {
     meta = await sharp(src, { limitInputPixels: false }).metadata();
   } catch {
