@@ -83,7 +83,7 @@ export function buildIsCurrent(root: string): boolean {
   }
 }
 
-export type TargetName = 'service' | 'B0' | 'B1' | 'B3';
+export type TargetName = 'service' | 'B0' | 'B1' | 'B1-lean' | 'B3';
 
 export interface Target {
   name: TargetName;
@@ -102,6 +102,7 @@ const SCRIPTS: Record<TargetName, string[]> = {
   service: [path.join(ROOT, 'dist/src/server.js')],
   B0: ['--import', 'tsx', path.join(__dirname, 'baselines/b0.ts')],
   B1: ['--import', 'tsx', path.join(__dirname, 'baselines/b1.ts')],
+  'B1-lean': ['--import', 'tsx', path.join(__dirname, 'baselines/b1lean.ts')],
   B3: ['--import', 'tsx', path.join(__dirname, 'baselines/b3.ts')],
 };
 

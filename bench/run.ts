@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- options]: seeds the catalogs, runs the service's
- * production build and the baselines (B0, B1, B3) on the same data, measures
+ * production build and the baselines (B0, B1, B1-lean, B3) on the same data, measures
  * every scenario and the growth curves, and writes bench/results/.
  *
  *   --quick               smoke run: 1k catalog, two scenarios, ~1 s each, all baselines; writes to a temp dir
@@ -161,7 +161,7 @@ async function main() {
     const pgStatements = await statementStatsAvailable(catalog.url);
     if (pgStatements) report.statementSource = 'pg_stat_statements';
 
-    const names: TargetName[] = size === tableSize ? ['service', 'B0', 'B1', 'B3'] : ['service'];
+    const names: TargetName[] = size === tableSize ? ['service', 'B0', 'B1', 'B1-lean', 'B3'] : ['service'];
     const targets: Partial<Record<TargetName, Target>> = {};
     const dataDir = mkdtempSync(path.join(workDir, 'data-'));
     await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, ports + i, serverEnv(catalog.url, dataDir)))));

@@ -2,7 +2,10 @@
  * B1: node:http + pg with named prepared statements, answering the REST
  * list and read endpoints with the same JSON as the service and the same
  * SQL (the service's own list statement from productPageQuery(), the token
- * check, one statement for the rows). The physical limit with a database.
+ * check, one statement for the rows, shaped into the REST JSON in JS): what
+ * the service's own statements cost without its framework stack. B1-lean
+ * (b1lean.ts) answers the same with the cheapest SQL instead: one statement
+ * whose products come back as JSON text built by PostgreSQL.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { type FieldNode, type OperationDefinitionNode, parse } from 'graphql';

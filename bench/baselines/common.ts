@@ -1,5 +1,5 @@
 /**
- * What the B1 (node:http + pg) and B3 (graphql-yoga + pg) baselines share:
+ * What the B1 / B1-lean (node:http + pg) and B3 (graphql-yoga + pg) baselines share:
  * a pg pool whose statements are counted and always named (prepared once
  * per connection), the dashboard-token check, and one statement that loads
  * products with everything the service's product payload shows.
@@ -12,7 +12,7 @@ import { hasStorePermission, type UserPrincipal as Viewer } from '../../src/doma
 import { DASHBOARD_TOKEN_PREFIX } from '../../src/auth/dashboardTokens';
 import { hasValidChecksum, sha256Hex } from '../../src/auth/secrets';
 import { PRODUCT_FRAGMENT } from '../../src/rest/merchant';
-import { imageUrl } from '../../src/services/images';
+import { imageUrl } from '../../src/services/imageTypes';
 
 export function env(name: string): string {
   const v = process.env[name];
