@@ -75,10 +75,32 @@ function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
  * The name of a statement's server-side prepared form: one per SQL text, so
  * each connection parses and plans a query shape once and then only binds and
  * executes it (PostgreSQL keeps a generic plan once it is as good as the
- * custom ones). Every text the service sends is parameterized, so the shapes
- * are bounded: models, filters and sorts, IN lists of up to 101 ids.
+ * custom ones). Every text the service sends is parameterized; how many are
+ * prepared is capped (MAX_PREPARED_STATEMENTS).
  */
 export const preparedStatementName = (query: { sql: string }) => 'q' + createHash('sha1').update(query.sql).digest('hex').slice(0, 24);
+
+/**
+ * How many distinct statement texts a process prepares. A connection keeps
+ * every statement it prepared until it closes, so a client that walks through
+ * every combination of list filters and sorts must not make each connection
+ * hold thousands: past this many texts, new ones are sent unnamed (parsed and
+ * planned per execution, as without prepared statements). The service's own
+ * shapes in everyday use number well under a hundred.
+ */
+export const MAX_PREPARED_STATEMENTS = 256;
+
+/** The adapter's statement namer: a name for each of the first `max` distinct texts, then none. */
+export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS): (query: { sql: string }) => string | undefined {
+  const named = new Map<string, string>();
+  return (query) => {
+    const known = named.get(query.sql);
+    if (known !== undefined || named.size >= max) return known;
+    const name = preparedStatementName(query);
+    named.set(query.sql, name);
+    return name;
+  };
+}
 
 export function postgresAdapterFactory(
   url: string,
@@ -86,7 +108,8 @@ export function postgresAdapterFactory(
   opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean } = {},
 ): SqlMigrationAwareDriverAdapterFactory {
   const config = { connectionString: url, max: poolSize };
-  const statementNameGenerator = opts.preparedStatements ? preparedStatementName : undefined;
+  // Typed as always naming; the adapter hands the result to pg as the query's `name`, where undefined means unnamed.
+  const statementNameGenerator = opts.preparedStatements ? (preparedStatementNamer() as (query: { sql: string }) => string) : undefined;
   const base = new PrismaPg(config);
   const onError = (err: Error) => opts.onConnectionError?.(err);
   return {

@@ -5,7 +5,7 @@
  * keep them. (PGlite in process has no protocol to prepare over: skipped.)
  */
 import { loadConfig } from '../../src/config';
-import { postgresAdapterFactory, preparedStatementName } from '../../src/db/adapters';
+import { MAX_PREPARED_STATEMENTS, postgresAdapterFactory, preparedStatementName, preparedStatementNamer } from '../../src/db/adapters';
 import { db } from '../../src/db/client';
 import { createStoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
@@ -18,6 +18,18 @@ describe('prepared statements: the setting', () => {
   it('is on by default and off with DATABASE_PREPARED_STATEMENTS=false', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db/catalog' }).database).toMatchObject({ preparedStatements: true });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db/catalog', DATABASE_PREPARED_STATEMENTS: 'false' }).database).toMatchObject({ preparedStatements: false });
+  });
+});
+
+describe('prepared statements: how many a connection keeps', () => {
+  it('names the first distinct texts, keeps their names, and sends any text past the cap unnamed', () => {
+    const name = preparedStatementNamer(MAX_PREPARED_STATEMENTS);
+    const texts = Array.from({ length: MAX_PREPARED_STATEMENTS + 10 }, (_, i) => `SELECT ${i}`);
+    const names = texts.map((sql) => name({ sql }));
+    expect(names.slice(0, MAX_PREPARED_STATEMENTS).every((n, i) => n === preparedStatementName({ sql: texts[i] }))).toBe(true);
+    expect(names.slice(MAX_PREPARED_STATEMENTS)).toEqual(Array(10).fill(undefined));
+    // A text named before the cap keeps its name.
+    expect(name({ sql: texts[3] })).toBe(names[3]);
   });
 });
 
