@@ -12,23 +12,16 @@ import { type FieldNode, type OperationDefinitionNode, parse } from 'graphql';
 import { hasValidChecksum, safeEqual, sha256Hex } from '../../src/auth/secrets';
 import { publicRoutes } from '../../src/rest/public';
 import { listSupportedCountries } from '../../src/services/publicCatalog';
-import { PRODUCT_SORTS, pageFromRows, productPageQuery } from '../../src/services/productList';
-import { boolParam, enumParam, intParam, listParam, paginationLinks } from '../../src/rest/params';
-import { authorize, baseUrlOf, env, HttpError, productsByIds, projection, query, restProduct, sendJson } from './common';
+import { pageFromRows } from '../../src/services/productList';
+import { paginationLinks } from '../../src/rest/params';
+import { authorize, listPageQuery, baseUrlOf, env, HttpError, productsByIds, projection, query, restProduct, sendJson } from './common';
 
 const LIST = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products$/;
 const READ = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products\/([^/]+)$/;
 
 async function list(storeId: string, q: URLSearchParams, authorization: string | undefined, baseUrl: string, path: string) {
   await authorize(authorization, storeId);
-  const filter = {
-    search: q.get('search') || undefined,
-    category: q.get('category') || undefined,
-    tags: listParam(q, 'tags'),
-    isActive: boolParam(q, 'is_active'),
-    lowStock: boolParam(q, 'low_stock'),
-  };
-  const page = productPageQuery(storeId, 'live', filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
+  const page = listPageQuery(storeId, q);
   const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values), page);
   const items = await productsByIds(r.ids, storeId, baseUrl);
   const totalPages = Math.ceil(r.total / page.perPage);

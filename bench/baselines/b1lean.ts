@@ -20,10 +20,9 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { Prisma } from '../../src/db/client';
-import { boolParam, enumParam, intParam, listParam, paginationLinks } from '../../src/rest/params';
+import { paginationLinks } from '../../src/rest/params';
 import { IMAGE_TYPES } from '../../src/services/imageTypes';
-import { PRODUCT_SORTS, productPageQuery } from '../../src/services/productList';
-import { authorize, baseUrlOf, env, HttpError, pool, query, sendJson } from './common';
+import { authorize, listPageQuery, baseUrlOf, env, HttpError, pool, query, sendJson } from './common';
 
 /**
  * Generic plans: the list statement's custom plan costs more to plan (~0.8 ms on the 10k catalog: the page statement
@@ -86,14 +85,7 @@ function send(res: ServerResponse, body: string, headers: Record<string, string>
 
 async function list(res: ServerResponse, storeId: string, q: URLSearchParams, authorization: string | undefined, baseUrl: string, path: string) {
   await authorize(authorization, storeId);
-  const filter = {
-    search: q.get('search') || undefined,
-    category: q.get('category') || undefined,
-    tags: listParam(q, 'tags'),
-    isActive: boolParam(q, 'is_active'),
-    lowStock: boolParam(q, 'low_stock'),
-  };
-  const page = productPageQuery(storeId, 'live', filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
+  const page = listPageQuery(storeId, q);
   // The page statement yields (total, id, ord) for perPage + 1 ids (one row with null id when empty); the products of the
   // first perPage are built in the same statement, the extra one only counts toward has_more.
   const sql = Prisma.sql`

@@ -13,6 +13,8 @@ import { DASHBOARD_TOKEN_PREFIX } from '../../src/auth/dashboardTokens';
 import { hasValidChecksum, sha256Hex } from '../../src/auth/secrets';
 import { PRODUCT_FRAGMENT } from '../../src/rest/merchant';
 import { imageUrl } from '../../src/services/imageTypes';
+import { boolParam, enumParam, intParam, listParam } from '../../src/rest/params';
+import { PRODUCT_SORTS, productPageQuery } from '../../src/services/productList';
 
 export function env(name: string): string {
   const v = process.env[name];
@@ -31,6 +33,18 @@ const statementName = (text: string) => 's' + createHash('sha1').update(text).di
 export async function query<R extends Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]> {
   statements += 1;
   return (await pool.query<R>({ name: statementName(text), text, values })).rows;
+}
+
+/** The service's page statement for a REST list's query string (the filters the list scenarios use). */
+export function listPageQuery(storeId: string, q: URLSearchParams) {
+  const filter = {
+    search: q.get('search') || undefined,
+    category: q.get('category') || undefined,
+    tags: listParam(q, 'tags'),
+    isActive: boolParam(q, 'is_active'),
+    lowStock: boolParam(q, 'low_stock'),
+  };
+  return productPageQuery(storeId, 'live', filter, { page: intParam(q, 'page'), perPage: intParam(q, 'per_page') }, enumParam(q, 'sort', PRODUCT_SORTS));
 }
 
 export class HttpError extends Error {
