@@ -7,17 +7,15 @@
  * (b1lean.ts) answers the same with the cheapest SQL instead: one statement
  * whose products come back as JSON text built by PostgreSQL.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { type FieldNode, type OperationDefinitionNode, parse } from 'graphql';
 import { hasValidChecksum, safeEqual, sha256Hex } from '../../src/auth/secrets';
 import { publicRoutes } from '../../src/rest/public';
 import { listSupportedCountries } from '../../src/services/publicCatalog';
 import { pageFromRows } from '../../src/services/productList';
 import { paginationLinks } from '../../src/rest/params';
-import { authorize, listPageQuery, baseUrlOf, env, HttpError, productsByIds, projection, query, restProduct, sendJson } from './common';
+import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, READ_PATH, serveBaseline, productsByIds, projection, query, restProduct, sendJson } from './common';
 
-const LIST = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products$/;
-const READ = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products\/([^/]+)$/;
 
 async function list(storeId: string, q: URLSearchParams, authorization: string | undefined, baseUrl: string, path: string) {
   await authorize(authorization, storeId);
@@ -60,23 +58,14 @@ async function supportedCountries(req: IncomingMessage, q: URLSearchParams) {
   return { body: { data: countriesShape(list), meta: { total: list.length }, livemode: mode === 'live' }, headers: { 'X-Service-Mode': mode } };
 }
 
-const server = createServer(async (req, res) => {
-  try {
-    const url = new URL(req.url ?? '/', 'http://internal');
-    const auth = req.headers.authorization;
-    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    let m: RegExpExecArray | null;
-    let out: { body: unknown; headers: Record<string, string> } | undefined;
-    if (req.method === 'GET' && (m = LIST.exec(url.pathname))) out = await list(m[1], url.searchParams, auth, baseUrlOf(req), url.pathname);
-    else if (req.method === 'GET' && (m = READ.exec(url.pathname))) out = await read(m[1], m[2], auth, baseUrlOf(req));
-    else if (req.method === 'GET' && url.pathname === COUNTRIES) out = await supportedCountries(req, url.searchParams);
-    if (!out) throw new HttpError(404, 'route_not_found');
-    sendJson(res, 200, out.body, out.headers);
-  } catch (err) {
-    const status = err instanceof HttpError ? err.status : 500;
-    if (status === 500) console.error(err);
-    sendJson(res, status, { code: err instanceof HttpError ? err.code : 'internal_error' });
-  }
+serveBaseline(async (req, res, url) => {
+  const auth = req.headers.authorization;
+  let m: RegExpExecArray | null;
+  let out: { body: unknown; headers: Record<string, string> } | undefined;
+  if (req.method === 'GET' && (m = LIST_PATH.exec(url.pathname))) out = await list(m[1], url.searchParams, auth, baseUrlOf(req), url.pathname);
+  else if (req.method === 'GET' && (m = READ_PATH.exec(url.pathname))) out = await read(m[1], m[2], auth, baseUrlOf(req));
+  else if (req.method === 'GET' && url.pathname === COUNTRIES) out = await supportedCountries(req, url.searchParams);
+  if (!out) return false;
+  sendJson(res, 200, out.body, out.headers);
+  return true;
 });
-
-server.listen(Number(env('PORT')), '127.0.0.1');

@@ -18,11 +18,11 @@
  * B1 runs the service's SQL (page of ids, then the rows) and shapes rows in
  * JS; B1-lean is the floor for "node + PostgreSQL" on these responses.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { Prisma } from '../../src/db/client';
 import { paginationLinks } from '../../src/rest/params';
 import { IMAGE_TYPES } from '../../src/services/imageTypes';
-import { authorize, listPageQuery, baseUrlOf, env, HttpError, pool, query, sendJson } from './common';
+import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, pool, query, READ_PATH, serveBaseline } from './common';
 
 /**
  * Generic plans: the list statement's custom plan costs more to plan (~0.8 ms on the 10k catalog: the page statement
@@ -34,8 +34,6 @@ pool.on('connect', (client) => {
   client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
 });
 
-const LIST = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products$/;
-const READ = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products\/([^/]+)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** imageUrl()'s extension, from the same map as the service (an unknown type gives "undefined", as the template string does). */
@@ -111,20 +109,11 @@ async function read(res: ServerResponse, storeId: string, id: string, authorizat
   send(res, `{"data":${row.data}}`, { ETag: `"v${row.version}"` });
 }
 
-const server = createServer(async (req, res) => {
-  try {
-    const url = new URL(req.url ?? '/', 'http://internal');
-    const auth = req.headers.authorization;
-    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    let m: RegExpExecArray | null;
-    if (req.method === 'GET' && (m = LIST.exec(url.pathname))) return await list(res, m[1], url.searchParams, auth, baseUrlOf(req), url.pathname);
-    if (req.method === 'GET' && (m = READ.exec(url.pathname))) return await read(res, m[1], m[2], auth, baseUrlOf(req));
-    throw new HttpError(404, 'route_not_found');
-  } catch (err) {
-    const status = err instanceof HttpError ? err.status : 500;
-    if (status === 500) console.error(err);
-    sendJson(res, status, { code: err instanceof HttpError ? err.code : 'internal_error' });
-  }
+serveBaseline(async (req, res, url) => {
+  const auth = req.headers.authorization;
+  let m: RegExpExecArray | null;
+  if (req.method === 'GET' && (m = LIST_PATH.exec(url.pathname))) await list(res, m[1], url.searchParams, auth, baseUrlOf(req), url.pathname);
+  else if (req.method === 'GET' && (m = READ_PATH.exec(url.pathname))) await read(res, m[1], m[2], auth, baseUrlOf(req));
+  else return false;
+  return true;
 });
-
-server.listen(Number(env('PORT')), '127.0.0.1');

@@ -5,7 +5,7 @@
  * products with everything the service's product payload shows.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type FieldNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { Pool } from 'pg';
 import { hasStorePermission, type UserPrincipal as Viewer } from '../../src/domain/principal';
@@ -173,3 +173,27 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export const baseUrlOf = (req: IncomingMessage) => `http://${req.headers.host ?? 'localhost'}`;
+
+/** The REST list and read paths the node:http baselines answer. */
+export const LIST_PATH = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products$/;
+export const READ_PATH = /^\/api\/v1\/merchant\/stores\/([^/]+)\/products\/([^/]+)$/;
+
+/**
+ * A node:http baseline on PORT: /healthz, then `route`, which answers and
+ * returns true or returns false for a path it does not serve (404); an
+ * HttpError becomes its status and code, anything else a 500.
+ */
+export function serveBaseline(route: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>): void {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://internal');
+      if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+      if (!(await route(req, res, url))) throw new HttpError(404, 'route_not_found');
+    } catch (err) {
+      const status = err instanceof HttpError ? err.status : 500;
+      if (status === 500) console.error(err);
+      sendJson(res, status, { code: err instanceof HttpError ? err.code : 'internal_error' });
+    }
+  });
+  server.listen(Number(env('PORT')), '127.0.0.1');
+}
