@@ -28,13 +28,19 @@ export function chooseLogFormat(o: { configured: LogFormat | undefined; isTTY: b
 
 type PrettyFactory = (options: PrettyOptions) => DestinationStream;
 
-/** pino-pretty, when installed. */
-function loadPretty(): PrettyFactory | null {
+/** Whether pino-pretty is installed, without loading it (10 MB of RSS a JSON-logging process never uses). */
+function prettyInstalled(): boolean {
   try {
-    return require('pino-pretty') as PrettyFactory;
+    require.resolve('pino-pretty');
+    return true;
   } catch {
-    return null;
+    return false;
   }
+}
+
+/** pino-pretty, loaded when the format chosen is pretty. */
+function loadPretty(): PrettyFactory {
+  return require('pino-pretty') as PrettyFactory;
 }
 
 /** Fields the pretty format puts into the message line instead of listing them below it. */
@@ -64,8 +70,7 @@ export function createLogger(
   stdout: { isTTY?: boolean } = process.stdout,
   destination?: DestinationStream,
 ): Logger {
-  const pretty = loadPretty();
-  const choice = chooseLogFormat({ configured: config.logFormat, isTTY: !!stdout.isTTY, env: config.env, prettyAvailable: !!pretty });
+  const choice = chooseLogFormat({ configured: config.logFormat, isTTY: !!stdout.isTTY, env: config.env, prettyAvailable: prettyInstalled() });
   const options: LoggerOptions = {
     level: config.logLevel,
     base: undefined,
@@ -74,7 +79,7 @@ export function createLogger(
     serializers: { url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url) },
     hooks: { streamWrite: scrubCredentials },
   };
-  const log = choice.format === 'pretty' && pretty && !destination ? pino(options, pretty(prettyOptions)) : destination ? pino(options, destination) : pino(options);
+  const log = choice.format === 'pretty' && !destination ? pino(options, loadPretty()(prettyOptions)) : destination ? pino(options, destination) : pino(options);
   if (choice.warning) log.warn(choice.warning);
   return log;
 }

@@ -1,5 +1,5 @@
-import { circuitBreaker, CircuitState, ConsecutiveBreaker, ExponentialBackoff, halfJitterGenerator, handleAll } from 'cockatiel';
-import { Redis } from 'ioredis';
+import type * as Cockatiel from 'cockatiel';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
@@ -32,7 +32,12 @@ export function openSharedRedis<R extends Redis = Redis>(
   opts: { purpose: string; log: Logger; commands?: Record<string, { numberOfKeys: number; lua: string }> },
 ): SharedRedis<R> {
   const { purpose, log } = opts;
-  const redis = new Redis(url, {
+  // Loaded with the first connection, not at start: an instance without REDIS_URL never needs them (20 MB of RSS).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const { circuitBreaker, CircuitState, ConsecutiveBreaker, ExponentialBackoff, halfJitterGenerator, handleAll } = require('cockatiel') as typeof Cockatiel;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const redis = new RedisClient(url, {
     maxRetriesPerRequest: 1,
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 2000,

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { RequestContext } from '../context';
@@ -24,10 +24,14 @@ export class OpenAICompatibleProvider implements DescriptionProvider {
   readonly name = 'openai';
   readonly model: string;
   private readonly client: OpenAI;
+  /** The SDK, loaded when a provider is made rather than at start (10 MB of RSS a service without AI never uses). */
+  private readonly sdk: typeof OpenAI;
 
   constructor(private readonly cfg: OpenAiConfig) {
     this.model = cfg.model;
-    this.client = new OpenAI({ baseURL: cfg.baseUrl, apiKey: cfg.apiKey, timeout: cfg.timeoutMs, maxRetries: 0 });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.sdk = (require('openai') as { default: typeof OpenAI }).default;
+    this.client = new this.sdk({ baseURL: cfg.baseUrl, apiKey: cfg.apiKey, timeout: cfg.timeoutMs, maxRetries: 0 });
   }
 
   async generate(brief: DescriptionBrief): Promise<string> {
@@ -49,11 +53,11 @@ export class OpenAICompatibleProvider implements DescriptionProvider {
       return capWords(text, brief.maxWords);
     } catch (e) {
       if (e instanceof AppError) throw e;
-      if (signal.aborted || e instanceof OpenAI.APIConnectionTimeoutError) {
+      if (signal.aborted || e instanceof this.sdk.APIConnectionTimeoutError) {
         throw new AppError('provider_timeout', `The description provider did not answer within ${this.cfg.timeoutMs} ms`, { cause: e });
       }
       // The upstream message may echo request details; report only its status.
-      const status = e instanceof OpenAI.APIError ? e.status : undefined;
+      const status = e instanceof this.sdk.APIError ? e.status : undefined;
       throw new AppError('provider_error', status ? `The description provider failed (HTTP ${status})` : 'The description provider could not be reached', {
         cause: e,
         ...(status ? { details: { provider_status: status } } : {}),

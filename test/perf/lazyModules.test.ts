@@ -1,7 +1,9 @@
 /**
  * What a request does not need is not loaded at start (issue 13, memory):
  * the GraphiQL bundle loads on the first visit of the page, sharp (libvips)
- * on the first image upload. Checked in a fresh Node process, the way the
+ * on the first image upload, the OpenAI SDK when an AI provider is
+ * configured, pino-pretty when logs are pretty, ioredis and cockatiel when
+ * REDIS_URL is set. Checked in a fresh Node process, the way the
  * service starts, by the modules it has loaded.
  */
 import { execFile } from 'node:child_process';
@@ -15,7 +17,7 @@ async function loadedAfter(then: string): Promise<string[]> {
   const script = `
     const { createApp } = require('./src/app');
     const { loadConfig } = require('./src/config');
-    const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/'];
+    const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/', 'node_modules/openai/', 'node_modules/pino-pretty/', 'node_modules/ioredis/', 'node_modules/cockatiel/'];
     (async () => {
       const app = createApp(loadConfig({ NODE_ENV: 'production', DATA_DIR: ${JSON.stringify(path.join(ROOT, 'data-lazy-test'))} }));
       ${then}
@@ -28,7 +30,12 @@ async function loadedAfter(then: string): Promise<string[]> {
 }
 
 describe('modules loaded on first use', () => {
-  it('neither the GraphiQL bundle nor sharp is loaded once the app is built', async () => {
+  it('the OpenAI SDK loads when an OpenAI-compatible provider is made', async () => {
+    const make = `new (require('./src/services/descriptions').OpenAICompatibleProvider)({ kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 1000 });`;
+    expect(await loadedAfter(make)).toEqual(['node_modules/openai/']);
+  }, 60_000);
+
+  it('none of the GraphiQL bundle, sharp, the OpenAI SDK, pino-pretty or the Redis client is loaded once the app is built', async () => {
     expect(await loadedAfter('')).toEqual([]);
   }, 60_000);
 
