@@ -51,7 +51,10 @@ export const Product = builder.prismaObject('Product', {
 
 const ProductFilter = builder.inputType('ProductFilter', {
   fields: (t) => ({
-    search: t.string({ description: 'Case-insensitive text over name, description, tags and variant SKUs; best matches first unless `sort` is given.' }),
+    search: t.string({
+      description:
+        'Case-insensitive text over name, description, tags and variant SKUs. Without `sort`, best matches first: names equal to the text, then names starting with it, then names with a later word starting with it, then any other match; newest first within each group.',
+    }),
     category: t.string({ description: 'Category slug' }),
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
     isActive: t.boolean(),
@@ -64,8 +67,11 @@ export const PageMeta = builder.simpleObject('PageMeta', {
   fields: (t) => ({
     page: t.int(),
     perPage: t.int(),
-    total: t.int({ description: 'Number of matches: always exact for a list filtered by status alone (or not at all); for any other filter exact up to 10,000 and a lower bound beyond (see totalExact)' }),
-    totalExact: t.boolean({ description: 'false when a filtered total stopped counting at 10,000 matches' }),
+    total: t.int({
+      description:
+        'Number of matches: always exact for a list filtered by status alone (or not at all); any other filter counts up to ten pages past this one, and when more match, total is that bound (see totalExact)',
+    }),
+    totalExact: t.boolean({ description: 'false when more than `total` match (a filtered total stops counting ten pages past this page)' }),
     totalPages: t.int({ description: 'Pages of `total`; like total, a lower bound when totalExact is false' }),
     hasMore: t.boolean({ description: 'Whether a next page exists (always exact)' }),
   }),

@@ -36,17 +36,24 @@ export function listParam(q: URLSearchParams, name: string): string[] | undefine
 }
 
 /** RFC 8288 Link header for a page-based list. */
-export function paginationLinks(baseUrl: string, path: string, query: URLSearchParams, page: number, totalPages: number): string {
+export function paginationLinks(
+  baseUrl: string,
+  path: string,
+  query: URLSearchParams,
+  meta: { page: number; total_pages: number; has_more: boolean; total_exact: boolean },
+): string {
   const link = (p: number, rel: string) => {
     const q = new URLSearchParams(query);
     q.set('page', String(p));
     return `<${baseUrl}${path}?${q.toString()}>; rel="${rel}"`;
   };
-  const last = Math.max(totalPages, 1);
+  const { page } = meta;
+  const last = Math.max(meta.total_pages, 1);
   const links = [link(1, 'first')];
-  if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'));
-  if (page < totalPages) links.push(link(page + 1, 'next'));
-  links.push(link(last, 'last'));
+  if (page > 1) links.push(link(meta.total_exact ? Math.min(page - 1, last) : page - 1, 'prev'));
+  if (meta.has_more) links.push(link(page + 1, 'next'));
+  // A total that stopped counting does not know the last page (GitHub leaves rel="last" out too).
+  if (meta.total_exact) links.push(link(last, 'last'));
   return links.join(', ');
 }
 
@@ -60,9 +67,14 @@ export function sortParam(q: URLSearchParams, allowed: readonly ProductSort[]): 
 export const PAGE_META_SELECTION = 'meta { page per_page: perPage total total_exact: totalExact total_pages: totalPages has_more: hasMore }';
 
 /** A page-based list response: `{data, meta, ...extra}` with its RFC 8288 Link header. */
-export function pageResponse(r: RestRequest, data: unknown[], meta: { page: number; total_pages: number }, extra: Record<string, unknown> = {}): RestResponse {
+export function pageResponse(
+  r: RestRequest,
+  data: unknown[],
+  meta: { page: number; total_pages: number; has_more: boolean; total_exact: boolean },
+  extra: Record<string, unknown> = {},
+): RestResponse {
   const path = r.req.url!.split('?')[0];
-  return { body: { data, meta, ...extra }, headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta.page, meta.total_pages) } };
+  return { body: { data, meta, ...extra }, headers: { Link: paginationLinks(r.ctx.baseUrl, path, r.query, meta) } };
 }
 
 /** A keyset connection as the GraphQL operations return it. */

@@ -84,7 +84,7 @@ const PageMeta = {
     page: { type: 'integer', minimum: 1 },
     per_page: { type: 'integer', minimum: 1, maximum: 100 },
     total: { type: 'integer', minimum: 0, description: 'Matches of the whole list, not of this page' },
-    total_exact: { type: 'boolean', description: 'false when counting stopped at 10,000 matches (total is then a lower bound); always true for a list filtered by nothing but is_active' },
+    total_exact: { type: 'boolean', description: 'Always true for a list filtered by nothing but is_active. Any other filter counts its matches up to ten pages past this one (offset + 10 × per_page); false when more match than that, `total` then being that bound (more than `total` match, "200+"). has_more is exact either way.' },
     total_pages: { type: 'integer', minimum: 0 },
     has_more: { type: 'boolean' },
   },
@@ -133,7 +133,7 @@ const boolQuery = (name: string, description: string) => ({ name, in: 'query', s
 
 export const productOpenapi: Record<string, OpenApiFragment> = {
   listProducts: {
-    description: 'A search without `sort` ranks best matches first (exact name, name prefix, similarity); otherwise the default is -created_at.',
+    description: 'A search without `sort` ranks best matches first: names equal to the search text, then names starting with it, then names with a later word starting with it, then any other match; newest first within each group. Otherwise the default is -created_at.',
     components,
     parameters: [
       { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 }, description: 'A page past the end is empty (with the true total)' },

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { catalogExtrasRoutes } from './catalogExtras';
 import { imageRoutes } from './images';
-import { merchantProductRoutes } from './merchant';
+import { merchantProductRoutes, restProduct } from './merchant';
 import type { OpenApiFragment } from './openapi';
 import { intParam, listParam, PAGE_META_SELECTION, pageResponse, sortParam } from './params';
 import type { RestRequest, RestResponse, RestRoute } from './routes';
@@ -60,7 +60,6 @@ const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
   }`;
 
 /** Money is a JSON number in REST, as in the merchant API. */
-const restPublicProduct = (p: Record<string, any>) => ({ ...p, price: Number(p.price) });
 
 const publicAuth = { auth: 'public' as const };
 
@@ -105,7 +104,7 @@ export const publicRoutes: RestRoute[] = [
       sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
       filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags') },
     }),
-    respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restPublicProduct), data.publicProducts.meta, { livemode: livemode(r) }),
+    respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restProduct), data.publicProducts.meta, { livemode: livemode(r) }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
       parameters: [
@@ -124,7 +123,7 @@ export const publicRoutes: RestRoute[] = [
     ...publicAuth,
     operation: `query PublicProduct($id: ID!) { publicProduct(id: $id) { ...RestPublicProduct } }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ params }) => ({ id: params.productId }),
-    respond: (data, r) => ({ body: { data: restPublicProduct(data.publicProduct), livemode: livemode(r) } }),
+    respond: (data, r) => ({ body: { data: restProduct(data.publicProduct), livemode: livemode(r) } }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
     openapi: { parameters: modeParameters },
   },

@@ -7,6 +7,7 @@ import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../
 import { AppError, notFound, validationError } from '../errors';
 import { withIncludes } from './queryMerge';
 import { catalogOf } from './catalogScope';
+import { coveredByFullRow, fullProductRow } from './productRows';
 import { PRODUCT_VIEW_INCLUDE, type ProductPartsRow, productParts, productView, type ProductViewRow } from './representations';
 import { parseInput } from './validation';
 
@@ -162,7 +163,9 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
 
 export async function getProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
   if (!isUuid(id)) throw notFound('Product');
-  const product = await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId) } });
+  const product = coveredByFullRow(query)
+    ? ((await fullProductRow(storeId, ctx.mode, id)) as unknown as Prisma.ProductGetPayload<typeof query> | null)
+    : await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId) } });
   if (!product) throw notFound('Product');
   return product;
 }

@@ -18,6 +18,8 @@ let storeId: string;
 
 interface PlanNode {
   'Node Type': string;
+  'Actual Loops'?: number;
+  'Actual Rows'?: number;
   'Index Name'?: string;
   'Relation Name'?: string;
   'Index Cond'?: string;
@@ -48,6 +50,14 @@ afterAll(async () => {
 async function plan(filter: ProductFilter): Promise<PlanNode> {
   const { sql } = productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 });
   const [row] = await db().$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${sql}`);
+  const json = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
+  return (json as { Plan: PlanNode }[])[0].Plan;
+}
+
+/** The plan as run (EXPLAIN ANALYZE): how many times each node ran and the rows it returned. */
+async function executedPlan(filter: ProductFilter): Promise<PlanNode> {
+  const { sql } = productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 });
+  const [row] = await db().$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
   const json = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
   return (json as { Plan: PlanNode }[])[0].Plan;
 }
@@ -86,6 +96,20 @@ describe('the product list uses its indexes (EXPLAIN after VACUUM ANALYZE)', () 
       expect(scan['Index Cond']).toContain('search_text');
       expect(scan['Index Cond']).toContain('tags');
     }
+    expect(planText(p)).not.toContain('Seq Scan products');
+  });
+
+  it('a search ranked by relevance reads its groups in order, each cut at the page, and stops once the page is full', async () => {
+    const p = await executedPlan({ search: FILTER_VALUES.commonTerm });
+    const append = nodes(p).find((n) => n['Node Type'] === 'Append')!;
+    // Four groups: name equal, name starts with, a word of the name starts with, any other match.
+    expect(append.Plans).toHaveLength(4);
+    // Nothing sorts the union (a sort would run every group to its end): the page is the groups' rows in order.
+    const above = nodes(p).find((n) => n.Plans?.includes(append))!;
+    expect(above['Node Type']).toBe('Limit');
+    expect(append['Actual Rows']).toBe(21);
+    // The common word sits inside product names here, so the third group fills the page and the last never runs.
+    expect(append.Plans!.map((g) => g['Actual Loops'])).toEqual([1, 1, 1, 0]);
     expect(planText(p)).not.toContain('Seq Scan products');
   });
 

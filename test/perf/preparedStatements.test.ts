@@ -6,7 +6,8 @@
  */
 import { loadConfig } from '../../src/config';
 import { MAX_PREPARED_STATEMENTS, postgresAdapterFactory, preparedStatementName, preparedStatementNamer } from '../../src/db/adapters';
-import { db } from '../../src/db/client';
+import { db, readRows } from '../../src/db/client';
+import { productPageQuery } from '../../src/services/productList';
 import { createStoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { testDatabaseUrl } from '../helpers/templates';
@@ -74,6 +75,51 @@ describe('prepared statements: how many a connection keeps', () => {
       expect(rb.body.data.map((x: { name: string }) => x.name)).toEqual(['Cotton Scarf']);
       expect(rb.body.meta.total).toBe(1);
     }
+  });
+
+  it('every connection of the pool, the hot reads\' and Prisma\'s, runs without parallel query', async () => {
+    const s = await createStoreFixture();
+    const p = await createProduct(t, s, { name: 'Pooled Shoe' });
+    expect((await t.request('GET', productPath(s.storeId, p.id), { token: s.ownerToken })).status).toBe(200);
+    const [setting] = await readRows<{ max_parallel_workers_per_gather: string }>('SHOW max_parallel_workers_per_gather', []);
+    expect(setting.max_parallel_workers_per_gather).toBe('0');
+    // Every connection of the pool was opened the same way: the Prisma statements' connections too.
+    const viaPrisma = await db().$queryRaw<{ max_parallel_workers_per_gather: string }[]>`SHOW max_parallel_workers_per_gather`;
+    expect(viaPrisma[0].max_parallel_workers_per_gather).toBe('0');
+  });
+
+  it('keeps the options a DATABASE_URL names beside its own', async () => {
+    const withOptions = new URL(url!);
+    withOptions.searchParams.set('options', '-c statement_timeout=12345');
+    const factory = postgresAdapterFactory(withOptions.toString(), 1);
+    const adapter = await factory.connect();
+    try {
+      const [row] = await factory.readRows<{ timeout: string; parallel: string }>(
+        "SELECT current_setting('statement_timeout') AS timeout, current_setting('max_parallel_workers_per_gather') AS parallel",
+        [],
+      );
+      expect(row).toEqual({ timeout: '12345ms', parallel: '0' });
+    } finally {
+      await adapter.dispose();
+    }
+  });
+
+  it('sends a read planned per values unnamed, and the search page is such a read', async () => {
+    const factory = postgresAdapterFactory(url!, 1, { preparedStatements: true });
+    const adapter = await factory.connect();
+    try {
+      const sql = 'SELECT $1::text AS word';
+      await factory.readRows(sql, ['named']);
+      await factory.readRows(`${sql} -- per values`, ['unnamed'], { prepare: false });
+      const prepared = await factory.readRows<{ statement: string }>('SELECT statement FROM pg_prepared_statements', [], { prepare: false });
+      expect(prepared.map((r) => r.statement)).toEqual([sql]);
+    } finally {
+      await adapter.dispose();
+    }
+    const store = '00000000-0000-4000-8000-000000000000';
+    expect(productPageQuery(store, 'live', { search: 'cotton' }, {}).plannedPerValues).toBe(true);
+    expect(productPageQuery(store, 'live', { tags: ['sale'] }, {}).plannedPerValues).toBe(true);
+    expect(productPageQuery(store, 'live', { isActive: true, category: 'shoes' }, {}).plannedPerValues).toBe(false);
   });
 
   it('sends unnamed statements when turned off', async () => {

@@ -237,6 +237,33 @@ describe('GET /products: relevance', () => {
     const two = await t.request('GET', `${productsPath(r.storeId)}?search=SUN%20hat`, { token: r.ownerToken });
     expect(two.body.data.map((p: { id: string }) => made[p.id])).toEqual(['Sun Hat']);
   });
+
+  it('orders each group newest first, puts matches outside the name last, and pages through the groups without gaps or repeats', async () => {
+    const r = await createStoreFixture();
+    const made: Record<string, string> = {};
+    // Created in this order, oldest first.
+    const names = ['Wool Cap', 'Cap', 'Cap Hook', 'Old Cap Stand', 'Snow Cap', 'Capstone', 'Cap', 'Linen Scarf', 'Mocap Suit'];
+    for (const name of names) {
+      const fields = name === 'Linen Scarf' ? { name, description: 'Pairs with a cap' } : name === 'Wool Cap' ? { name, tags: ['winter'] } : { name };
+      made[(await createProduct(t, r, fields)).id] = name;
+    }
+    const expected = [
+      'Cap', 'Cap', // the name is the search text, newest first (same names: any order would do, ids break the tie)
+      'Capstone', 'Cap Hook', // the name starts with it, newest first
+      'Snow Cap', 'Old Cap Stand', 'Wool Cap', // a later word of the name starts with it, newest first
+      'Mocap Suit', 'Linen Scarf', // anywhere else (inside a word, the description), newest first
+    ];
+    const all = await t.request('GET', `${productsPath(r.storeId)}?search=cap`, { token: r.ownerToken });
+    expect(all.body.data.map((p: { id: string }) => made[p.id])).toEqual(expected);
+    expect(all.body.meta).toMatchObject({ total: 9, total_exact: true, has_more: false });
+    const paged: string[] = [];
+    for (let page = 1; page <= 5; page++) {
+      const res = await t.request('GET', `${productsPath(r.storeId)}?search=cap&per_page=2&page=${page}`, { token: r.ownerToken });
+      expect(res.body.meta.has_more).toBe(page < 5);
+      paged.push(...res.body.data.map((p: { id: string }) => p.id));
+    }
+    expect(paged).toEqual(all.body.data.map((p: { id: string }) => p.id));
+  });
 });
 
 describe('GET /products: access', () => {
