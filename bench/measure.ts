@@ -26,6 +26,8 @@ export interface TargetResult {
   serviceCpuUs: number;
   pgCpuUs: number;
   statements: number | null;
+  /** Peak RSS (MB) of the target during the saturation run. */
+  rssLoadMb: number;
   /** Peak RSS growth (MB) per concurrent request, for scenarios that record it. */
   rssGrowthMbPerRequest?: number;
   rssPeakMb?: number;
@@ -148,6 +150,7 @@ async function measureTarget(env: MeasureEnv, s: Scenario, target: Target, spec:
     serviceCpuUs: (cpuAfter - cpuBefore) / requests,
     pgCpuUs: pgCpu / requests,
     statements,
+    rssLoadMb: rss.peak / 1024,
     ...(s.peakRss ? { rssPeakMb: rss.peak / 1024, rssGrowthMbPerRequest: (rss.peak - rssBefore) / 1024 / connections } : {}),
   };
 }

@@ -36,7 +36,7 @@ import { applyMigrations } from '../src/db/migrate';
 import { type ProductFilter, productPageQuery } from '../src/services/productList';
 import { postgresAdapterFactory } from '../src/db/adapters';
 import { adminQuery, databaseUrl, dropAbandonedDatabases, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
-import { LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
+import { freePort, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
 import { LIST_FILTERS, type ScenarioContext, SCENARIOS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog } from './seed';
 import { buildThisCheckout, cleanupOf, git, Worktrees } from './versions';
@@ -221,11 +221,10 @@ async function main(): Promise<number> {
   await addTestCatalog(databaseUrl(dbs['after+test']), fixture.storeId, products + 1, testProducts);
 
   log('starting the three services');
-  let port = 5600 + (process.pid % 300) * 3;
   const targets = {} as Record<Label, Target>;
   for (const l of LABELS) {
     const root = l === 'before' ? beforeRoot : after.root;
-    targets[l] = await startTarget('service', port++, serviceEnv(databaseUrl(dbs[l]), mkdtempSync(path.join(workDir, 'data-'))), { root });
+    targets[l] = await startTarget('service', await freePort(), serviceEnv(databaseUrl(dbs[l]), mkdtempSync(path.join(workDir, 'data-'))), { root });
   }
 
   const load = new LoadGenerator();

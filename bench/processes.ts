@@ -4,6 +4,7 @@
  * Every child is registered so it is killed however the run ends.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { cpus } from 'node:os';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -220,3 +221,27 @@ export class LoadGenerator {
     this.child.kill('SIGTERM');
   }
 }
+
+/**
+ * TCP ports nothing listens on now, chosen by the kernel: all held open at once, so they are distinct, then
+ * released for the targets to bind. Fixed ranges derived from the pid once landed on PostgreSQL's 5432 (and
+ * could land on Redis's 6379 or RabbitMQ's ports), so a target failed to start.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const probe = createServer();
+          probe.once('error', reject);
+          probe.listen(0, '127.0.0.1', () => resolve(probe));
+        }),
+    ),
+  );
+  const ports = probes.map((p) => (p.address() as AddressInfo).port);
+  await Promise.all(probes.map((p) => new Promise((resolve) => p.close(resolve))));
+  return ports;
+}
+
+export const freePort = async (): Promise<number> => (await freePorts(1))[0];

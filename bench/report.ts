@@ -20,6 +20,8 @@ export interface RunReport {
   pageCurve: { page: number; kind: 'REST page' | 'GraphQL page' | 'GraphQL cursor'; p50: number }[];
   concurrency: { target: TargetName; connections: number; rps: number; p50: number }[];
   startup: { firstMs: number; secondMs: number } | null;
+  /** RSS (MB) of the service on the scenario table's catalog, started and ready, before any request. */
+  serviceStartRssMb?: number;
   /** The images the upload scenarios send (JPEG of noise, so the size follows the pixel count). */
   uploads: Record<string, { imageBytes: number; width: number; height: number }>;
   seconds: number;
@@ -67,6 +69,38 @@ function checks(r: RunReport): TargetCheck[] {
     ratioCheck(r, 'rest-read', 'rest-read', 'REST read one', 'B1', 0.35),
     ratioCheck(r, 'rest-read-lean', 'rest-read', 'REST read one', 'B1-lean', 0.5),
   ];
+
+  // Issue 13's table (the same machine, before that issue): the same scenarios must reach these multiples of its req/s.
+  for (const [id, label, before, times] of [
+    ['rest-list-none', 'REST list page 1', 337, 3],
+    ['rest-read', 'REST read one', 1022, 2.5],
+    ['rest-list-search-common', 'REST search, common word', 163, 3],
+  ] as const) {
+    const svc = result(r, id, 'service');
+    out.push(
+      svc
+        ? {
+            key: 'before-13',
+            target: `${label} ≥ ${times} × ${before} req/s (issue 13's figure)`,
+            measured: `${n0(svc.saturation.rps)} req/s (${n2(svc.saturation.rps / before)} ×)`,
+            met: svc.saturation.rps >= times * before,
+            gap: svc.saturation.rps >= times * before ? undefined : `needs ${n0(times * before)} req/s; node CPU ${n0(svc.serviceCpuUs)} µs, PostgreSQL CPU ${n0(svc.pgCpuUs)} µs per request`,
+          }
+        : { key: 'before-13', target: `${label} ≥ ${times} × ${before} req/s`, measured: 'not measured', met: null },
+    );
+  }
+  const listLoad = result(r, 'rest-list-none', 'service');
+  out.push(
+    listLoad
+      ? {
+          key: 'rss',
+          target: 'Service RSS under the list load ≤ 200 MB',
+          measured: `${n0(listLoad.rssLoadMb)} MB peak under load (${n0(r.serviceStartRssMb ?? NaN)} MB at start)`,
+          met: listLoad.rssLoadMb <= 200,
+          gap: listLoad.rssLoadMb <= 200 ? undefined : `${n0(listLoad.rssLoadMb - 200)} MB over`,
+        }
+      : { key: 'rss', target: 'Service RSS under the list load ≤ 200 MB', measured: 'not measured', met: null },
+  );
 
   const reads = r.scenarios.filter((s) => s.status === 'ok' && /^(rest-list|rest-read|graphql-list|graphql-read)/.test(s.id));
   const counts = reads.map((s) => ({ id: s.id, n: s.results.find((x) => x.target === 'service')?.statements ?? NaN })).filter((c) => Number.isFinite(c.n));
@@ -149,12 +183,12 @@ function checks(r: RunReport): TargetCheck[] {
 
 function scenarioTable(r: RunReport): string[] {
   const lines = [
-    '| Scenario | Server | req/s | p50 ms | p99 ms | at req/s | node CPU µs/req | PG CPU µs/req | SQL/req | service ÷ baseline |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| Scenario | Server | req/s | p50 ms | p99 ms | at req/s | node CPU µs/req | PG CPU µs/req | SQL/req | RSS MB | service ÷ baseline |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const s of r.scenarios) {
     if (s.status !== 'ok') {
-      lines.push(`| ${s.title} | – | ${s.status}: ${s.reason?.replace(/\|/g, '/').slice(0, 160)} | | | | | | | |`);
+      lines.push(`| ${s.title} | – | ${s.status}: ${s.reason?.replace(/\|/g, '/').slice(0, 160)} | | | | | | | | |`);
       continue;
     }
     // The service's throughput over its reference baseline's, and over B1-lean's where it ran too.
@@ -168,10 +202,10 @@ function scenarioTable(r: RunReport): string[] {
       const name = t.target === 'service' ? '**service**' : t.target;
       const note = t.fixed.note ? ' ¹' : '';
       lines.push(
-        `| ${i === 0 ? s.title : ''} | ${name} | ${n0(t.saturation.rps)} | ${ms(t.fixed.p50)} | ${ms(t.fixed.p99)} | ${n0(t.fixed.rate)}${note} | ${n0(t.serviceCpuUs)} | ${n0(t.pgCpuUs)} | ${t.statements === null ? '–' : n1(t.statements)} | ${ratio} |`,
+        `| ${i === 0 ? s.title : ''} | ${name} | ${n0(t.saturation.rps)} | ${ms(t.fixed.p50)} | ${ms(t.fixed.p99)} | ${n0(t.fixed.rate)}${note} | ${n0(t.serviceCpuUs)} | ${n0(t.pgCpuUs)} | ${t.statements === null ? '–' : n1(t.statements)} | ${n0(t.rssLoadMb ?? NaN)} | ${ratio} |`,
       );
     });
-    for (const m of s.mismatches) lines.push(`| | ${m.target} | response differs from the service's: ${m.diff.replace(/\|/g, '/').slice(0, 160)} | | | | | | | |`);
+    for (const m of s.mismatches) lines.push(`| | ${m.target} | response differs from the service's: ${m.diff.replace(/\|/g, '/').slice(0, 160)} | | | | | | | | |`);
   }
   return lines;
 }
@@ -240,19 +274,22 @@ function charts(dir: string, r: RunReport): string[] {
  * the code and the CPU columns; shown next to a measured gap only).
  */
 export const CAUSES = {
-  'rest-list': 'the extra time is spent in Node, not in PostgreSQL: each request executes a GraphQL operation (Pothos resolver wrappers, scope-auth) and Prisma loads the page through its query compiler and result mapping, where B1 sends the same statements prepared and maps rows by hand.',
-  'graphql-list': 'B3 runs the same graphql-yoga and the same statements, so the gap is the Prisma load of the page (query compiler, relation result mapping) and the Pothos field wrappers (scope-auth, prisma selections).',
-  'rest-read': 'a read is cheap in PostgreSQL, so the fixed per-request cost of the REST -> GraphQL -> Pothos -> Prisma stack dominates (see the node CPU figures).',
+  'rest-list':
+    "the rest of the time is in Node: the service executes the route's GraphQL document over the page (graphql-js, Pothos wrappers on the 7 relation and computed fields of each product), where B1 builds the objects by hand from the same statements.",
+  'graphql-list': 'B3 runs the same graphql-yoga and the same statements, so the gap is the Pothos field wrappers (the prisma plugin maps each relation field to its loaded data, scope-auth checks the root field) and the request context and limit plugins the service runs.',
+  'rest-read': "a read is cheap in PostgreSQL, so the fixed per-request cost of the REST -> GraphQL -> Pothos stack dominates (see the node CPU figures).",
   'rest-list-lean':
-    'B1-lean answers with one statement after the token check and lets PostgreSQL build the page as JSON text, which Node writes out without parsing; the service sends two statements (page of ids, then the rows through Prisma), maps the rows to objects, runs them through GraphQL execution and serializes the result (compare the node CPU and SQL/req columns).',
+    "B1-lean lets PostgreSQL build the response's JSON text in one statement and writes it without parsing; the service parses the rows into objects, executes the REST route's GraphQL document over them (graphql-js and the Pothos wrappers) and serializes the result. graphql-jit was measured on the route's document: no CPU gain (its cost is in the wrappers, not graphql-js), and it defeated the Pothos prisma plugin's relation merging (one more statement per request), so it is not used.",
   'rest-read-lean':
-    'B1-lean reads the product as JSON text built by PostgreSQL in one prepared statement, so its Node cost is little more than HTTP; the service pays the REST -> GraphQL -> Pothos -> Prisma stack per request (see the node CPU figures).',
-  statements: 'a list is two statements (page of ids with its capped count, then the rows) and a read one; the fraction above that is the first request of the sample, which looks its dashboard token up before the 5 s verified-token cache holds it.',
+    'B1-lean reads the product as JSON text built by PostgreSQL in one prepared statement, so its Node cost is little more than HTTP; the service executes the GraphQL document over the row (see the node CPU figures).',
+  statements: "a list is two statements (page of ids with its bounded count, then the rows) and a read one (test/products/queries.test.ts holds each to that); the service's counter covers the whole process, so the fraction above it is the in-process worker's polling (scheduler, outbox) during the sample, more of it the slower the requests, and the first request's dashboard token lookup before the 5 s verified-token cache holds it.",
   'size-growth':
-    'the count stops at 10,000 matches and the page reads per_page + 1 rows, so unfiltered, active, low-stock and category lists stay flat; a search without `sort` ranks by relevance, which scores every matching row (5 % of 1M is 50,000 rows) before the first page can be cut, and the trigram index finds candidates but cannot order them. A full-text rank index (RUM) or a search engine would be the next step; an explicit sort keeps it on the created_at index.',
+    'every page is an index-ordered scan cut at the page (search ranks in groups, each read in created_at order), so what still grows with the catalog is the work a filter cannot bound: the trigram GIN index yields every candidate of a word before the first row is read, so the bounded count of a filter the GIN index serves reads all candidates (a rare word has 1,091 of them at 1M against 1 at 1k, the combined filter 5,014), and the name-prefix group of a rare word that starts product names reads those names to order them.',
   'page-depth': 'OFFSET reads and discards every earlier row; the cursor connection does not.',
   cursor: 'the keyset statement should be flat; a growth here means it lost the (store_id, created_at, id) index.',
   'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus glibc malloc arenas (one per thread) holding freed memory. Compare a run with --service-env=MALLOC_ARENA_MAX=2 (or jemalloc, as sharp's documentation advises on glibc).",
+  'before-13': 'see the node and PostgreSQL CPU per request: the service is CPU-bound in Node (one core) while PostgreSQL shares both cores with it and the load generator.',
+  rss: 'RSS at start is mostly code and wasm: the Prisma client with its query compiler and pg (about 90 MB once the first query ran), the GraphQL schema with graphql-yoga and the services (about 60 MB); under load V8 grows its heap and glibc keeps freed memory in per-thread arenas (compare a run with --service-env=MALLOC_ARENA_MAX=2).',
   startup: 'start-up opens the embedded database and checks the migrations with the wasm schema engine before listening.',
 } as const;
 
@@ -275,7 +312,7 @@ export function writeReport(dir: string, r: RunReport): number {
     `- Pinning: ${m.pinning}; PostgreSQL is not pinned and competes for both cores`,
     `- Load: autocannon in its own process over loopback; saturation with ${d.connections} connections for ${d.saturation} s after ${d.warmup} s warm-up, then p50/p99 at a fixed rate for ${d.fixedRate} s`,
     `- Fixed rate: half the saturation throughput of the scenario's reference baseline (B1 for REST, B3 for GraphQL), the same offered load for every server; half their own saturation where there is no reference (¹: a server that cannot sustain the reference rate is measured at half its own)`,
-    `- SQL statements per request: ${r.statementSource} (pg_stat_statements is not in shared_preload_libraries here and the bench does not restart a shared server), averaged over ${d.statementSamples} sequential requests; the service's counter is Prisma's query events, which report a transaction's COMMIT but not its BEGIN`,
+    `- SQL statements per request: ${r.statementSource} (pg_stat_statements is not in shared_preload_libraries here and the bench does not restart a shared server), averaged over ${d.statementSamples} sequential requests; the service's counter counts the statements its driver adapter and its direct reads send (a transaction's COMMIT, not its BEGIN)`,
     `- CPU per request: /proc/<pid>/stat of the server process and of the PostgreSQL backends of the bench database, during saturation`,
     `- Service: production build (dist/, NODE_ENV=production), pool of 10 connections, LOG_LEVEL=warn (no per-request log line, like the baselines), public API rate limit raised out of the way`,
     '',
@@ -297,7 +334,7 @@ export function writeReport(dir: string, r: RunReport): number {
         '',
       ];
     })(),
-    '## Targets (issue 5)',
+    '## Targets (issues 5 and 13)',
     '',
     '| Target | Measured | Met | Gap |',
     '|---|---|:-:|---|',

@@ -22,7 +22,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { adminQuery, dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -53,7 +53,6 @@ const pageDepths = quick ? [1, 10] : [1, 10, 100, 1000];
 const started = Date.now();
 const log = (s: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}`);
 const createdDatabases: string[] = [];
-let ports = 4700 + (process.pid % 200) * 5;
 
 async function cleanup() {
   killAllChildren();
@@ -164,9 +163,10 @@ async function main() {
     const names: TargetName[] = size === tableSize ? ['service', 'B0', 'B1', 'B1-lean', 'B3'] : ['service'];
     const targets: Partial<Record<TargetName, Target>> = {};
     const dataDir = mkdtempSync(path.join(workDir, 'data-'));
-    await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, ports + i, serverEnv(catalog.url, dataDir)))));
-    ports += names.length;
+    const targetPorts = await freePorts(names.length);
+    await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, targetPorts[i], serverEnv(catalog.url, dataDir)))));
     const service = targets.service!;
+    if (size === tableSize) report.serviceStartRssMb = service.rssKb().current / 1024;
     const endpoints = await availableEndpoints(service);
     const ctx: ScenarioContext = { f: fixture, uploads, runId };
     const auth = { authorization: `Bearer ${fixture.token}` };
@@ -192,7 +192,7 @@ async function main() {
         dbName,
         pgStatements,
         log,
-        freshService: () => startTarget('service', ports++, serverEnv(catalog.url, dataDir)),
+        freshService: async () => startTarget('service', await freePort(), serverEnv(catalog.url, dataDir)),
         rssWarmup: uploads['100k'] && { method: 'POST', path: `/api/v1/merchant/stores/${fixture.storeId}/products/images`, headers: { ...auth, 'content-type': uploads['100k'].contentType }, bodyFile: uploads['100k'].file },
       };
       // Reads first, on the untouched catalog; writes after, then undone.
@@ -240,9 +240,9 @@ async function main() {
   if (!quick) {
     log('startup to ready on the embedded database (first and second start)');
     const dataDir = mkdtempSync(path.join(workDir, 'embedded-'));
-    const first = await startTarget('service', ports++, serverEnv(null, dataDir));
+    const first = await startTarget('service', await freePort(), serverEnv(null, dataDir));
     await first.stop();
-    const second = await startTarget('service', ports++, serverEnv(null, dataDir));
+    const second = await startTarget('service', await freePort(), serverEnv(null, dataDir));
     await second.stop();
     report.startup = { firstMs: first.readyMs, secondMs: second.readyMs };
   }

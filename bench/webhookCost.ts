@@ -30,7 +30,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult } from './load';
 import { BackendCpuMeter, dropAbandonedDatabases, dropDatabase, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
-import { buildIsCurrent, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, spawnNode, startTarget } from './processes';
+import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, spawnNode, startTarget } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { openFixture, prepareCatalog } from './seed';
 
@@ -154,7 +154,7 @@ async function main() {
     }
   };
 
-  const service = await startTarget('service', 5400 + (process.pid % 400), serviceEnv(catalog.url, path.join(workDir, 'data'), { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }));
+  const service = await startTarget('service', await freePort(), serviceEnv(catalog.url, path.join(workDir, 'data'), { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }));
   log(`service ready in ${service.readyMs} ms (worker inside, as by default)`);
   const load = new LoadGenerator();
   let runNo = 0;

@@ -40,7 +40,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { LoadResult, RequestSpec } from './load';
 import { adminQuery, ADMIN_URL, BackendCpuMeter, databaseUrl, dropAbandonedDatabases, ensurePostgres, machineBusyMicros, processCpuMicros, serverVersion, withClient } from './postgres';
-import { LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
+import { freePorts, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
 import { type ScenarioContext, WRITE_REQUESTS } from './scenarios';
 import { catalogStatements, openFixture, prepareCatalog, type BenchFixture } from './seed';
 import { buildThisCheckout, cleanupOf, git, Worktrees } from './versions';
@@ -68,7 +68,6 @@ const DB_PREFIX = `bench_writes_${process.pid}`;
 const workDir = mkdtempSync(path.join(tmpdir(), 'bench-writes-'));
 const worktrees = new Worktrees(log);
 const databases: string[] = [];
-let ports = 5200 + (process.pid % 200) * 6;
 
 // ---------------------------------------------------------------- versions
 
@@ -529,7 +528,7 @@ async function main() {
     versions.map(async (v) => {
       const dataDir = mkdtempSync(path.join(workDir, `${v.label}-`));
       v.counter = await new StatementCounter({ host: upstream.hostname, port: Number(upstream.port || 5432) }).start();
-      const [countedPort, directPort] = [ports++, ports++];
+      const [countedPort, directPort] = await freePorts(2);
       [v.counted, v.direct] = await Promise.all([
         startTarget('service', countedPort, serviceEnv(v.counter.proxied(v.url), path.join(dataDir, 'counted'), { AUTH_CACHE_TTL_MS: '60000' }), { root: v.root }),
         startTarget('service', directPort, serviceEnv(v.url, path.join(dataDir, 'direct')), { root: v.root }),

@@ -20,11 +20,10 @@ import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, READ_PATH, s
 async function list(storeId: string, q: URLSearchParams, authorization: string | undefined, baseUrl: string, path: string) {
   await authorize(authorization, storeId);
   const page = listPageQuery(storeId, q);
-  const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values), page);
+  const r = pageFromRows(await query<{ id: string | null; ord: string | null; total: string }>(page.sql.text, page.sql.values, !page.plannedPerValues), page);
   const items = await productsByIds(r.ids, storeId, baseUrl);
-  const totalPages = Math.ceil(r.total / page.perPage);
-  const meta = { page: page.page, per_page: page.perPage, total: r.total, total_exact: r.totalExact, total_pages: totalPages, has_more: r.hasMore };
-  return { body: { data: items.map(restProduct), meta }, headers: { Link: paginationLinks(baseUrl, path, q, page.page, totalPages) } };
+  const meta = { page: page.page, per_page: page.perPage, total: r.total, total_exact: r.totalExact, total_pages: Math.ceil(r.total / page.perPage), has_more: r.hasMore };
+  return { body: { data: items.map(restProduct), meta }, headers: { Link: paginationLinks(baseUrl, path, q, meta) } };
 }
 
 async function read(storeId: string, id: string, authorization: string | undefined, baseUrl: string) {

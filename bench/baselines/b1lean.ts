@@ -22,6 +22,7 @@ import type { ServerResponse } from 'node:http';
 import { Prisma } from '../../src/db/client';
 import { paginationLinks } from '../../src/rest/params';
 import { IMAGE_TYPES } from '../../src/services/imageTypes';
+import { totalOf } from '../../src/services/productList';
 import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, pool, query, READ_PATH, serveBaseline } from './common';
 
 /**
@@ -95,10 +96,9 @@ async function list(res: ServerResponse, storeId: string, q: URLSearchParams, au
       WHERE p.id = pg.id::uuid AND pg.ord <= ${page.perPage}
     ) x ON true`;
   const [row] = await query<{ total: string | null; n: number; data: string }>(sql.text, sql.values);
-  const total = Number(row?.total ?? 0);
-  const totalPages = Math.ceil(total / page.perPage);
-  const meta = { page: page.page, per_page: page.perPage, total, total_exact: total < page.countLimit, total_pages: totalPages, has_more: (row?.n ?? 0) > page.perPage };
-  send(res, `{"data":${row?.data ?? '[]'},"meta":${JSON.stringify(meta)}}`, { Link: paginationLinks(baseUrl, path, q, page.page, totalPages) });
+  const { total, totalExact } = totalOf(Number(row?.total ?? 0), page.countLimit);
+  const meta = { page: page.page, per_page: page.perPage, total, total_exact: totalExact, total_pages: Math.ceil(total / page.perPage), has_more: (row?.n ?? 0) > page.perPage };
+  send(res, `{"data":${row?.data ?? '[]'},"meta":${JSON.stringify(meta)}}`, { Link: paginationLinks(baseUrl, path, q, meta) });
 }
 
 async function read(res: ServerResponse, storeId: string, id: string, authorization: string | undefined, baseUrl: string) {

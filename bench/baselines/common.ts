@@ -25,14 +25,16 @@ export function env(name: string): string {
 let statements = 0;
 (globalThis as { __benchQueryCount?: () => number }).__benchQueryCount = () => statements;
 
-export const pool = new Pool({ connectionString: env('DATABASE_URL'), max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+/** Connections as the service opens them: without parallel query (see src/db/adapters.ts). */
+export const pool = new Pool({ connectionString: env('DATABASE_URL'), max: Number(process.env.DATABASE_POOL_SIZE ?? 10), options: '-c max_parallel_workers_per_gather=0' });
 
 const statementName = (text: string) => 's' + createHash('sha1').update(text).digest('hex').slice(0, 20);
 
 /** A named (server-side prepared) statement: parsed and planned once per connection. */
-export async function query<R extends Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]> {
+/** One statement, prepared under a name unless `prepare` is false (as the service sends a search page: planned per values). */
+export async function query<R extends Record<string, unknown>>(text: string, values: unknown[], prepare = true): Promise<R[]> {
   statements += 1;
-  return (await pool.query<R>({ name: statementName(text), text, values })).rows;
+  return (await pool.query<R>({ name: prepare ? statementName(text) : undefined, text, values })).rows;
 }
 
 /** The service's page statement for a REST list's query string (the filters the list scenarios use). */
