@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/app';
 import { answerClientErrors } from '../../src/http/clientErrors';
 import { loadConfig, type Config } from '../../src/config';
@@ -55,10 +55,10 @@ export interface TestResponse {
 }
 
 /** Starts the real handler on an ephemeral port over a fresh database; `now` replaces the app's clock. */
-export async function startTestServer(env: Record<string, string> = {}, opts: { now?: () => Date } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { now?: () => Date; log?: Logger } = {}): Promise<TestServer> {
   const database = await openTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
-  const app = createApp(config, { log: pino({ level: 'silent' }), now: opts.now });
+  const app = createApp(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now });
   const server: Server = createServer((req, res) => void app.handler(req, res));
   answerClientErrors(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
