@@ -66,11 +66,14 @@ export interface App {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Builds the service's request handler. It never listens: src/server.ts (or a test) does. */
-/** `now` is the clock credential expiry and rate limiting use; tests pass a controllable one. */
-export function createApp(config: Config, opts: { log?: Logger; now?: () => Date } = {}): App {
+/**
+ * Builds the service's request handler. It never listens: src/server.ts (or a test) does. `now` is the clock
+ * credential expiry and rate limiting use (tests pass a controllable one); `directPlans: false` makes every REST
+ * route execute its GraphQL operation, even the hot reads that have a direct plan (a test compares the two).
+ */
+export function createApp(config: Config, opts: { log?: Logger; now?: () => Date; directPlans?: boolean } = {}): App {
   const log = opts.log ?? createLogger(config);
-  const routes = compileRoutes(schema, restRoutes);
+  const routes = compileRoutes(schema, restRoutes, { directPlans: opts.directPlans });
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
   const openapi = JSON.stringify(openApiDocument(restRoutes));
   const now = opts.now ?? (() => new Date());

@@ -22,6 +22,19 @@ export function accessDenied(principal: Principal, wantedScopes: readonly string
 }
 
 /**
+ * Throws accessDenied unless the request may read the store's catalog: a
+ * dashboard user with manage_products, or the store's own API credential with
+ * products:read or products:write (the rule of the GraphQL product queries,
+ * for the REST reads that run without GraphQL execution).
+ */
+export function requireCatalogRead(ctx: RequestContext, storeId: string): void {
+  const credential = credentialOf(ctx.principal);
+  if (hasStorePermission(userOf(ctx.principal), storeId, 'manage_products')) return;
+  if (credential && credential.storeId === storeId && (hasScope(credential, 'products:read') || hasScope(credential, 'products:write'))) return;
+  throw accessDenied(ctx.principal, ['products:read', 'products:write']);
+}
+
+/**
  * Throws accessDenied unless the request may change the store's catalog: a
  * dashboard user with manage_products, or the store's own API credential with
  * products:write (the rule the GraphQL product mutations apply).

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, type GraphQLSchema } from 'graphql';
+import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context';
 import { isConnectionLost } from '../db/errors';
 import { AppError } from '../errors';
@@ -48,14 +48,8 @@ export async function handleRest(
     const inputErrors = variableErrors(route.variableTypes, variableValues);
     if (inputErrors.length) throw new RestInputError(inputErrors);
     const run = async (): Promise<IdempotentAnswer> => {
-      let result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
-      // A read that lost its database connection runs once more, on a fresh one (the pool has dropped the dead one).
-      if ((method === 'GET' || method === 'HEAD') && result.errors?.some((e) => isConnectionLost(e.originalError))) {
-        ctx.log.warn({ err: result.errors[0].originalError }, 'database connection lost during a read; retrying once');
-        result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
-      }
-      if (result.errors?.length) throw new ExecutionErrors(result.errors);
-      const out = route.respond(result.data as Record<string, unknown>, r);
+      const data = await operationData(schema, route, variableValues, ctx, method === 'GET' || method === 'HEAD');
+      const out = route.respond(data, r);
       const status = out.status ?? 200;
       const hasBody = out.body !== undefined && status !== 204;
       // Routes set only headers of the representation (ETag, Location, Link): a replay repeats them all.
@@ -76,6 +70,27 @@ export async function handleRest(
     sendProblem(res, problem, ctx.requestId);
     // The rest of an unread upload is not worth receiving once we have answered.
     if (!req.complete) req.resume();
+  }
+}
+
+/**
+ * The route's operation data: executed on the schema, or computed by the route's direct plan. A read that
+ * lost its database connection runs once more, on a fresh one (the pool has dropped the dead one).
+ */
+async function operationData(schema: GraphQLSchema, route: CompiledRoute, variableValues: Record<string, unknown>, ctx: RequestContext, isRead: boolean) {
+  const once = async () => {
+    if (route.direct) return route.direct(variableValues, ctx);
+    const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
+    if (result.errors?.length) throw new ExecutionErrors(result.errors);
+    return result.data as Record<string, unknown>;
+  };
+  try {
+    return await once();
+  } catch (err) {
+    const lost = err instanceof ExecutionErrors ? err.errors.some((e) => isConnectionLost((e as GraphQLError).originalError)) : isConnectionLost(err);
+    if (!isRead || !lost) throw err;
+    ctx.log.warn({ err: err instanceof ExecutionErrors ? (err.errors[0] as GraphQLError).originalError : err }, 'database connection lost during a read; retrying once');
+    return once();
   }
 }
 

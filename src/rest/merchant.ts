@@ -1,5 +1,10 @@
+import { requireCatalogRead } from '../auth/access';
+import type { RequestContext } from '../context';
 import { AppError } from '../errors';
-import { PRODUCT_SORTS } from '../services/productList';
+import { pageMeta, productSortEnumName } from '../graphql/products';
+import { listProductIds, PRODUCT_SORTS, productsByIds, type ProductFilter } from '../services/productList';
+import { getProduct } from '../services/products';
+import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from '../services/representations';
 import { camelizeKeys, requireObject } from './body';
 import { boolParam, intParam, listParam, PAGE_META_SELECTION, pageResponse, sortParam } from './params';
 import { productOpenapi } from './productOpenapi';
@@ -59,6 +64,35 @@ function expectedVersion(r: RestRequest, body: Record<string, unknown>): number 
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 
+/**
+ * The product list's operation data (ListProducts with RestProduct) from the services, without GraphQL
+ * execution: the products field's scope check, its page of ids, the full rows and the REST representation,
+ * which is the fragment's selection in its order. A list page ran 20 products of 20 fields each through
+ * graphql-js and the field wrappers, a third of the request's CPU.
+ */
+/** Typed loosely by the services' query parameter, the rows this loads are ProductViewRow. */
+const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
+
+async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
+  requireCatalogRead(ctx, v.storeId);
+  const sort = v.sort === undefined ? undefined : PRODUCT_SORTS.find((s) => productSortEnumName(s) === v.sort);
+  const page = await listProductIds(ctx, v.storeId, (v.filter ?? {}) as ProductFilter, { page: v.page, perPage: v.perPage }, sort);
+  const rows = (await productsByIds(ctx, page.ids, FULL_ROW)) as ProductViewRow[];
+  const m = pageMeta(page);
+  return {
+    products: {
+      items: rows.map((p) => productView(p, ctx.baseUrl)),
+      meta: { page: m.page, per_page: m.perPage, total: m.total, total_exact: m.totalExact, total_pages: m.totalPages, has_more: m.hasMore },
+    },
+  };
+}
+
+/** GetProduct's operation data from the services, without GraphQL execution (as listProductsData). */
+async function getProductData(v: Record<string, any>, ctx: RequestContext) {
+  requireCatalogRead(ctx, v.storeId);
+  return { product: productView((await getProduct(ctx, v.storeId, v.id, FULL_ROW)) as ProductViewRow, ctx.baseUrl) };
+}
+
 export const merchantProductRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -88,6 +122,7 @@ export const merchantProductRoutes: RestRoute[] = [
         scheduled: boolParam(query, 'scheduled'),
       },
     }),
+    direct: listProductsData,
     respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), data.products.meta),
   },
   {
@@ -100,6 +135,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operation: withFragment(`
       query GetProduct($storeId: ID!, $id: ID!) { product(storeId: $storeId, id: $id) { ...RestProduct } }`),
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
+    direct: getProductData,
     respond: (data) => productResponse(data.product),
   },
   {

@@ -31,6 +31,12 @@ export interface RestRoute {
   operation: string;
   /** Request parts to operation variables; throw AppError for bad input. */
   variables: (r: RestRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * For a hot read: the operation's data computed by the services without GraphQL execution (a plan compiled
+   * by hand for this one document), answering exactly as executing it would, errors included. A conformance
+   * test runs both on the same requests and compares them.
+   */
+  direct?: (variables: Record<string, any>, ctx: RequestContext) => Promise<Record<string, unknown>>;
   /** Operation data to the HTTP response. */
   respond: (data: Record<string, any>, r: RestRequest) => RestResponse;
   /** Body is multipart/form-data, parsed by the route's `variables` (streamed); default JSON. */
@@ -51,9 +57,17 @@ export interface CompiledRoute extends Omit<RestRoute, 'alternative'> {
   segments: string[];
 }
 
-/** Parses and validates every route's document once; a broken route fails startup, not a request. */
-export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[]): CompiledRoute[] {
-  return routes.map((r) => compileRoute(schema, r));
+/**
+ * Parses and validates every route's document once; a broken route fails startup, not a request.
+ * `directPlans: false` drops the routes' direct plans, so every route executes its operation.
+ */
+export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[], opts: { directPlans?: boolean } = {}): CompiledRoute[] {
+  return routes.map((r) => compileRoute(schema, opts.directPlans === false ? withoutDirectPlan(r) : r));
+}
+
+function withoutDirectPlan(r: RestRoute): RestRoute {
+  const { direct: _direct, ...executed } = r;
+  return { ...executed, alternative: r.alternative && { when: r.alternative.when, route: withoutDirectPlan(r.alternative.route) } };
 }
 
 function compileRoute(schema: GraphQLSchema, r: RestRoute): CompiledRoute {
