@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createApp } from './app';
 import { loadConfig } from './config';
-import { closeDatabase, openDatabase } from './db/client';
+import { closeDatabase, compileWasmWithBaselineOnly, openDatabase } from './db/client';
 import { exitOnFatalError } from './fatal';
 import { answerClientErrors } from './http/clientErrors';
 import { httpServerOptions } from './http/serverOptions';
@@ -12,6 +12,7 @@ async function main() {
   const config = loadConfig();
   const app = createApp(config);
   const started = Date.now();
+  compileWasmWithBaselineOnly(config.database);
   const database = await openDatabase(config.database, {
     role: 'service',
     onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),

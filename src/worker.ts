@@ -1,5 +1,5 @@
 import { loadConfig } from './config';
-import { closeDatabase, db, openDatabase } from './db/client';
+import { closeDatabase, compileWasmWithBaselineOnly, db, openDatabase } from './db/client';
 import { isRunning, readHolder } from './db/embedded/dataDirLock';
 import { DatabaseUnavailableError } from './db/errors';
 import { exitOnFatalError } from './fatal';
@@ -25,6 +25,7 @@ async function main() {
       );
     }
   }
+  compileWasmWithBaselineOnly(config.database);
   const database = await openDatabase(config.database, { role: 'tool' });
   if (database.appliedMigrations.length) log.info({ migrations: database.appliedMigrations }, 'migrations applied');
   log.info({ database: database.description }, 'worker process started');
