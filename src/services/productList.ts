@@ -95,6 +95,10 @@ function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, 
     Prisma.sql`(SELECT p.id, ${Prisma.raw(String(rank))} AS rank, p.created_at FROM products p WHERE ${where} AND ${condition}
       ORDER BY p.created_at DESC, p.id DESC LIMIT ${reach})`;
   const wordPrefix = '% ' + escapeLike(q) + '%';
+  // A later word starting with q: `strpos(…) > 0` is `LIKE wordPrefix` (q is taken literally, no escaping), but the
+  // planner's estimate for it is a third of the matches rather than LIKE's few rows, so for a common word it reads
+  // the group in created_at order and stops at the page's end, where LIKE's estimate made it sort every match.
+  const laterWord = ' ' + q;
   // No ORDER BY over the groups: Append runs them in this order and stops once the page is full, so a group
   // after a full page never runs. (Sorting the union would run every group to its end; for a word most matches
   // carry at the start of their name, the last group, nearly empty, could then walk the whole catalog.) The
@@ -103,7 +107,7 @@ function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, 
   return Prisma.sql`SELECT p.id FROM (
       ${group(0, Prisma.sql`lower(p.name) = ${q}`)}
       UNION ALL ${group(1, Prisma.sql`lower(p.name) LIKE ${prefix} AND lower(p.name) <> ${q}`)}
-      UNION ALL ${group(2, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND lower(p.name) LIKE ${wordPrefix}`)}
+      UNION ALL ${group(2, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND strpos(lower(p.name), ${laterWord}) > 0`)}
       UNION ALL ${group(3, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND lower(p.name) NOT LIKE ${wordPrefix}`)}
     ) p LIMIT ${perPage + 1} OFFSET ${offset}`;
 }
