@@ -15,6 +15,8 @@ import {
   Source,
   TokenKind,
   type ValidationRule,
+  type ValueNode,
+  visit,
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
@@ -175,6 +177,41 @@ export function costDocument(args: { schema: GraphQLSchema; document: DocumentNo
 }
 
 /**
+ * The variables a document's cost can depend on: those given to a page-size argument and to @include or @skip.
+ * Any other variable (a search text, a store id) leaves the cost as it is.
+ */
+function costVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (value: ValueNode) => visit(value, { Variable: (v) => void names.add(v.name.value) });
+  visit(document, {
+    Argument: (arg) => void ((PAGE_SIZE_ARGS as readonly string[]).includes(arg.name.value) && collect(arg.value)),
+    Directive: (d) => void ((d.name.value === 'include' || d.name.value === 'skip') && d.arguments?.forEach((a) => collect(a.value))),
+  });
+  return [...names].sort();
+}
+
+/** Costs already computed, per document (Yoga's parse cache hands the same document for the same text). */
+const costsByDocument = new WeakMap<DocumentNode, { variables: string[]; costs: Map<string, number> }>();
+/** Costs kept per document: one per combination of page sizes and conditions its callers send. */
+const COSTS_PER_DOCUMENT = 64;
+
+/** costDocument, remembered per document, operation and the values of the variables the cost depends on. */
+function cachedCost(args: Parameters<typeof costDocument>[0]): number | null {
+  let entry = costsByDocument.get(args.document);
+  if (!entry) costsByDocument.set(args.document, (entry = { variables: costVariablesOf(args.document), costs: new Map() }));
+  const values = args.variableValues ?? {};
+  const key = JSON.stringify([args.operationName ?? null, ...entry.variables.map((name) => (name in values ? [values[name]] : []))]);
+  const known = entry.costs.get(key);
+  if (known !== undefined) return known;
+  const cost = costDocument(args);
+  // Not a null: it says these variables do not fit, which other variables with the same sizes may well do.
+  if (cost === null) return cost;
+  if (entry.costs.size >= COSTS_PER_DOCUMENT) entry.costs.clear();
+  entry.costs.set(key, cost);
+  return cost;
+}
+
+/**
  * Costs the operation once its variables are known (before execution), so
  * `products(perPage: $n)` counts the page it really asks for. Validation
  * results are cached per document, which is why this is not a validation rule.
@@ -182,7 +219,7 @@ export function costDocument(args: { schema: GraphQLSchema; document: DocumentNo
 function costLimitPlugin(maxCost: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = costDocument(args);
+      const cost = cachedCost(args);
       if (cost === null || cost <= maxCost) return;
       const shown = Number.isFinite(cost) ? String(cost) : `over ${maxCost}`;
       setResultAndStopExecution({ errors: [limitError('query_too_complex', `Query cost ${shown} exceeds the limit of ${maxCost}; ask for smaller pages or fewer fields`)] });

@@ -106,6 +106,23 @@ describe('the cost of list fields scales with their page size', () => {
     expect(small.body.errors).toBeUndefined();
   });
 
+  it('costs each request by its own page sizes and conditions, however often the same document comes back', async () => {
+    const searched = (alias: string) => `${alias}: products(storeId: $s, perPage: 100, filter: { search: $q }) @include(if: $all) { items { ${FULL_PRODUCT} } }`;
+    const q = `query($s: ID!, $n: Int, $all: Boolean!, $q: String) { a: ${page('$n')} b: ${page('$n')} c: ${page('$n')} ${searched('d')} ${searched('e')} ${searched('f')} }`;
+    const send = (variables: Record<string, unknown>) => t.graphql(q, { s: a.storeId, ...variables }, { token: a.ownerToken });
+    for (let round = 0; round < 2; round++) {
+      expect(codeOf(await send({ n: 100, all: false }))).toBe('query_too_complex');
+      expect((await send({ n: 5, all: false, q: `shoe ${round}` })).body.errors).toBeUndefined();
+      expect(codeOf(await send({ n: 5, all: true, q: 'shoe' }))).toBe('query_too_complex');
+      expect((await send({ n: 5, all: false })).body.errors).toBeUndefined();
+    }
+    // Variables that do not fit are refused by execution, and leave no cost behind for the same page sizes.
+    const q2 = `${q} `;
+    const sendOther = (variables: Record<string, unknown>) => t.graphql(q2, { s: a.storeId, ...variables }, { token: a.ownerToken });
+    expect(codeOf(await sendOther({ n: 100, all: false, s: { not: 'an id' } }))).not.toBe('query_too_complex');
+    expect(codeOf(await sendOther({ n: 100, all: false }))).toBe('query_too_complex');
+  });
+
   it('counts connections by `first`', async () => {
     const conn = (first: number) => `productsConnection(storeId: $s, first: ${first}) { edges { node { ${FULL_PRODUCT} } } }`;
     const res = await t.graphql(`query($s: ID!) { a: ${conn(100)} b: ${conn(100)} c: ${conn(100)} }`, { s: a.storeId }, { token: a.ownerToken });
