@@ -275,13 +275,14 @@ function charts(dir: string, r: RunReport): string[] {
  */
 export const CAUSES = {
   'rest-list':
-    "the rest of the time is in Node: the service executes the route's GraphQL document over the page (graphql-js, Pothos wrappers on the 7 relation and computed fields of each product), where B1 builds the objects by hand from the same statements.",
-  'graphql-list': 'B3 runs the same graphql-yoga and the same statements, so the gap is the Pothos field wrappers (the prisma plugin maps each relation field to its loaded data, scope-auth checks the root field) and the request context and limit plugins the service runs.',
-  'rest-read': "a read is cheap in PostgreSQL, so the fixed per-request cost of the REST -> GraphQL -> Pothos stack dominates (see the node CPU figures).",
+    "the list runs a direct plan (scope check, two statements, the rows mapped to the REST product in Node, src/rest/merchant.ts), where B1 builds the same objects by hand from the same statements; what remains is the request context (token check, rate limit), pg parsing the rows and their JSON columns, and serializing the page.",
+  'graphql-list':
+    "B3 runs the same graphql-yoga and the same statements, so the gap is what the service adds around them: the Pothos prisma plugin's wrapper on each relation and computed field of each product (it looks up the row's loader mapping by response path, about 8 % of the CPU in a profile), the cost limit plugin walking the document for every request (about 4 %), scope-auth on the root field, and the request context.",
+  'rest-read': "the read runs a direct plan (one statement, the row mapped to the REST product in Node); a read is cheap in PostgreSQL, so the fixed per-request cost of the request context (token check, rate limit) and of parsing the row dominates (see the node CPU figures).",
   'rest-list-lean':
-    "B1-lean lets PostgreSQL build the response's JSON text in one statement and writes it without parsing; the service parses the rows into objects, executes the REST route's GraphQL document over them (graphql-js and the Pothos wrappers) and serializes the result. graphql-jit was measured on the route's document: no CPU gain (its cost is in the wrappers, not graphql-js), and it defeated the Pothos prisma plugin's relation merging (one more statement per request), so it is not used.",
+    "B1-lean lets PostgreSQL build the response's JSON text in one statement and writes it without parsing; the service parses the rows (pg: row and JSON columns, dates), maps them to REST products and serializes the page. graphql-jit was measured on the route's document before the direct plans: no CPU gain (its cost is in the wrappers, not graphql-js), and it defeated the Pothos prisma plugin's relation merging (one more statement per request), so it is not used.",
   'rest-read-lean':
-    'B1-lean reads the product as JSON text built by PostgreSQL in one prepared statement, so its Node cost is little more than HTTP; the service executes the GraphQL document over the row (see the node CPU figures).',
+    'B1-lean reads the product as JSON text built by PostgreSQL in one prepared statement, so its Node cost is little more than HTTP; the service parses the row and builds the REST product from it (see the node CPU figures).',
   statements: "a list is two statements (page of ids with its bounded count, then the rows) and a read one (test/products/queries.test.ts holds each to that); the service's counter covers the whole process, so the fraction above it is the in-process worker's polling (scheduler, outbox) during the sample, more of it the slower the requests, and the first request's dashboard token lookup before the 5 s verified-token cache holds it.",
   'size-growth':
     'every page is an index-ordered scan cut at the page (search ranks in groups, each read in created_at order), so what still grows with the catalog is the work a filter cannot bound: the trigram GIN index yields every candidate of a word before the first row is read, so the bounded count of a filter the GIN index serves reads all candidates (a rare word has 1,091 of them at 1M against 1 at 1k, the combined filter 5,014), and the name-prefix group of a rare word that starts product names reads those names to order them.',
@@ -289,7 +290,7 @@ export const CAUSES = {
   cursor: 'the keyset statement should be flat; a growth here means it lost the (store_id, created_at, id) index.',
   'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus glibc malloc arenas (one per thread) holding freed memory. Compare a run with --service-env=MALLOC_ARENA_MAX=2 (or jemalloc, as sharp's documentation advises on glibc).",
   'before-13': 'see the node and PostgreSQL CPU per request: the service is CPU-bound in Node (one core) while PostgreSQL shares both cores with it and the load generator.',
-  rss: 'RSS at start is mostly code and wasm: the Prisma client with its query compiler and pg (about 90 MB once the first query ran), the GraphQL schema with graphql-yoga and the services (about 60 MB); under load V8 grows its heap and glibc keeps freed memory in per-thread arenas (compare a run with --service-env=MALLOC_ARENA_MAX=2).',
+  rss: 'RSS at start is mostly code and wasm: the Prisma client with its query compiler (compiled by the baseline compiler only on PostgreSQL) and pg, the GraphQL schema with graphql-yoga and the services; under load V8 grows its heap and glibc keeps freed memory in per-thread arenas (compare a run with --service-env=MALLOC_ARENA_MAX=2).',
   startup: 'start-up opens the embedded database and checks the migrations with the wasm schema engine before listening.',
 } as const;
 
