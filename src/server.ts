@@ -10,9 +10,9 @@ import { seedDemo } from './services/demoSeed';
 /** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {
   const config = loadConfig();
+  compileWasmWithBaselineOnly(config.database);
   const app = createApp(config);
   const started = Date.now();
-  compileWasmWithBaselineOnly(config.database);
   const database = await openDatabase(config.database, {
     role: 'service',
     onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),

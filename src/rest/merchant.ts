@@ -64,15 +64,15 @@ function expectedVersion(r: RestRequest, body: Record<string, unknown>): number 
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 
+/** Typed loosely by the services' query parameter, the rows this loads are ProductViewRow. */
+const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
+
 /**
  * The product list's operation data (ListProducts with RestProduct) from the services, without GraphQL
  * execution: the products field's scope check, its page of ids, the full rows and the REST representation,
  * which is the fragment's selection in its order. A list page ran 20 products of 20 fields each through
  * graphql-js and the field wrappers, a third of the request's CPU.
  */
-/** Typed loosely by the services' query parameter, the rows this loads are ProductViewRow. */
-const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
-
 async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
   requireCatalogRead(ctx, v.storeId);
   const sort = v.sort === undefined ? undefined : PRODUCT_SORTS.find((s) => productSortEnumName(s) === v.sort);
