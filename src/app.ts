@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
@@ -32,7 +32,8 @@ import { catalogExtrasRoutes } from './rest/catalogExtras';
 import { changeRoutes } from './rest/changes';
 import { imageRoutes } from './rest/images';
 import { multipartParseError, watchPartTypes } from './rest/multipart';
-import { handleOAuth, isOAuthPath } from './rest/oauth';
+import { httpRequestDuration, httpRequests, registry } from './metrics';
+import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
 import { openApiDocument } from './rest/openapi';
 import { publicRoutes } from './rest/public';
@@ -65,6 +66,32 @@ export interface App {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Paths that are their own route label in the metrics; OAuth's are fixed paths too. */
+const FIXED_ROUTES = new Set(['/', '/healthz', '/readyz', '/metrics', '/graphql', '/api/openapi.json', ...OAUTH_PATHS]);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * The Prometheus text exposition of this process's metrics. With METRICS_TOKEN set it asks for that token
+ * as a bearer token (401 otherwise), compared in constant time.
+ */
+async function serveMetrics(req: IncomingMessage, res: ServerResponse, token: string | undefined): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('method_not_allowed', `${req.method} is not supported on /metrics`, { headers: { Allow: 'GET, HEAD' } });
+  if (token) {
+    const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const a = createHash('sha256').update(sent).digest();
+    const b = createHash('sha256').update(token).digest();
+    if (!timingSafeEqual(a, b)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      throw new AppError('unauthenticated', 'Metrics need Authorization: Bearer <METRICS_TOKEN>');
+    }
+  }
+  const text = await registry.metrics();
+  res.statusCode = 200;
+  res.setHeader('Content-Type', registry.contentType);
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
 
 /**
  * Builds the service's request handler. It never listens: src/server.ts (or a test) does. `now` is the clock
@@ -149,13 +176,20 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     res.setHeader('X-Content-Type-Options', 'nosniff');
     guardEarlyAnswer(req, res);
     const reqLog = log.child({ request_id: requestId });
-    res.on('finish', () => {
-      reqLog.info({ method: req.method, url: redactUrl(req.url ?? '/'), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
-    });
     const url = new URL(req.url ?? '/', 'http://internal');
     const path = url.pathname;
+    // The route as metrics label it: a fixed path, or a REST route's pattern once handleRest has matched it.
+    const seen: { route?: string } = { route: FIXED_ROUTES.has(path) ? path : path.startsWith('/uploads/') ? '/uploads/:file' : undefined };
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      reqLog.info({ method: req.method, url: redactUrl(req.url ?? '/'), status: res.statusCode, ms: seconds * 1000 }, 'request');
+      const labels = { route: seen.route ?? 'unmatched', method: KNOWN_METHODS.has(req.method ?? '') ? req.method! : 'other', status: String(res.statusCode) };
+      httpRequests.inc(labels);
+      httpRequestDuration.observe(labels, seconds);
+    });
     try {
       if (path === '/healthz') return json(res, 200, { status: 'ok' });
+      if (path === '/metrics') return await serveMetrics(req, res, config.metricsToken);
       if (path === '/readyz') {
         try {
           await db().$queryRaw`SELECT 1`;
@@ -219,11 +253,11 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       if (isPublicApiPath(path)) {
         if (publicApi.cors(req, res)) return;
         const ctx = await publicApi.authenticate(requestContext(req, requestId, reqLog, 'public_api'), req, res, url);
-        return await handleRest(schema, routes, req, res, url, ctx);
+        return await handleRest(schema, routes, req, res, url, ctx, seen);
       }
       if (path.startsWith('/api/')) {
         const ctx = await dashboardContext(req, res, url, requestId, reqLog, 'merchant_rest');
-        return await handleRest(schema, routes, req, res, url, ctx);
+        return await handleRest(schema, routes, req, res, url, ctx, seen);
       }
       throw new AppError('route_not_found', `No endpoint ${req.method} ${path}`);
     } catch (err) {

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** Absolute base URL used in Location headers and image URLs; defaults to the request's own origin. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Set: /metrics asks for it as a bearer token. Unset: /metrics is open (restrict it at the load balancer). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset: pretty lines on a terminal outside production, JSON lines otherwise (see src/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -114,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /** Uploads wait here while they are checked and re-encoded; each file is removed when its request ends. */
     tmpDir: path.join(dataDir, 'tmp'),
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     seedDemo: e.SEED_DEMO,

@@ -7,6 +7,7 @@ import type { RequestContext } from './context';
 import { db } from './db/client';
 import type { Mode } from './domain/access';
 import { AppError } from './errors';
+import { rateLimitRejections } from './metrics';
 import { memoryRateLimiter, type RateLimitPolicy, rateLimitHeaders, redisRateLimiter } from './rateLimit';
 
 const PREFIX = '/api/public/v1/';
@@ -55,6 +56,7 @@ export function createPublicApi(config: Config, log: Logger, now: () => Date) {
       const { 'Retry-After': retryAfter, ...headers } = rateLimitHeaders(policy, decision);
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       if (!decision.allowed) {
+        rateLimitRejections.inc({ mode: credential.mode });
         throw new AppError('rate_limited', `Rate limit of ${policy.perSecond} requests per second (burst ${policy.burst}) exceeded; retry after ${retryAfter} s`, {
           headers: { 'Retry-After': retryAfter },
           details: { retry_after: Number(retryAfter) },

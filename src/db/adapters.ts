@@ -113,6 +113,8 @@ export interface PostgresAdapterFactory extends SqlMigrationAwareDriverAdapterFa
    * the first connect. `prepare: false` sends it unnamed, so it is planned for its values every time.
    */
   readRows<T>(sql: string, values: unknown[], opts?: { prepare?: boolean }): Promise<T[]>;
+  /** The pool's connections now: open, idle, and requests waiting for one (undefined before the first connect). */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
 }
 
 /**
@@ -167,5 +169,6 @@ export function postgresAdapterFactory(
       const result = await current.query({ name: opts.prepare === false ? undefined : namer?.({ sql }), text: sql, values });
       return result.rows as T[];
     },
+    poolStats: () => current && { total: current.totalCount, idle: current.idleCount, waiting: current.waitingCount },
   };
 }

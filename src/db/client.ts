@@ -22,6 +22,8 @@ export interface Database {
   appliedMigrations: string[];
   /** Rows of one read-only statement, outside any transaction (see readRows). */
   readRows<T>(sql: string, values: unknown[], opts?: ReadOptions): Promise<T[]>;
+  /** The PostgreSQL pool's connections now (undefined on the embedded database). */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   /** Number of SQL statements this process has sent (Prisma's and the direct reads'); used by tests that guard against N+1. */
   queryCount(): number;
   /** Calls `listener` after another local process (the CLI, psql) wrote through this process's embedded database socket. */
@@ -85,6 +87,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
           }
         : <T>(sql: string, values: unknown[]) => prisma.$queryRawUnsafe<T[]>(sql, ...values),
       queryCount: () => statements.count,
+      poolStats: () => (direct ? (adapterFactory as PostgresAdapterFactory).poolStats() : undefined),
       onWriteByOtherProcess: (listener) => session?.onWriteByOtherProcess(listener),
       async close() {
         if (current === database) current = undefined;

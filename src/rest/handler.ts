@@ -16,6 +16,7 @@ import { variableErrors } from './variableCheck';
  * GraphQL variables, executes the precompiled operation on the shared schema
  * and shapes the result. Errors from any step become one problem document.
  * Returns false when no route matches the path (so the caller can 404).
+ * `seen.route` is set to the matched route's path pattern (the metrics' label).
  */
 export async function handleRest(
   schema: GraphQLSchema,
@@ -24,9 +25,11 @@ export async function handleRest(
   res: ServerResponse,
   url: URL,
   ctx: RequestContext,
+  seen: { route?: string } = {},
 ): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const match = matchRoute(routes, method, url.pathname);
+  if (match && 'route' in match) seen.route = match.route.path;
   try {
     if (!match) throw new AppError('route_not_found', `No endpoint ${method} ${url.pathname}`);
     if ('allowed' in match) {

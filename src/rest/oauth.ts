@@ -29,6 +29,9 @@ const ENDPOINTS: Record<string, { method: string; run: Endpoint }> = {
   '/revoke': { method: 'POST', run: revoke },
 };
 
+/** The OAuth endpoints' paths. */
+export const OAUTH_PATHS = Object.keys(ENDPOINTS).map((p) => OAUTH_BASE_PATH + p);
+
 export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
   try {
     // The spec ships the flow switched off: every OAuth path answers the same 404 until enabled.

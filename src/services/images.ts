@@ -17,6 +17,7 @@ import { catalogOf } from './catalogScope';
 import { emitProductEvent, productBeforeWrite, writeProductVersion } from './products';
 import { isUuid } from '../domain/ids';
 import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
+import { uploadedBytes } from '../metrics';
 import { parseInput } from './validation';
 
 let sharpModule: typeof Sharp | undefined;
@@ -217,6 +218,7 @@ async function receive(source: Readable, dest: string, maxBytes: number): Promis
   if (bytes === 0) throw new AppError('validation_failed', 'file: is empty', { errors: [{ field: 'file', code: 'empty', message: 'is empty' }] });
   format ??= sniffImageFormat(head);
   if (!format) throw unsupported();
+  uploadedBytes.inc(bytes);
   return format;
 }
 

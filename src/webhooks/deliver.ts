@@ -12,6 +12,7 @@ import { webhookEndpointView } from '../services/representations';
 import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, nextAttemptAt } from './retrySchedule';
 import { type EventText, EVENT_TEXT_COLUMNS, eventTextBody } from './payload';
 import { signatureHeader } from './signing';
+import { webhookDeliveries } from '../metrics';
 import { assertDeliverableHost, ForbiddenTargetError, guardedLookup } from './targets';
 
 /**
@@ -166,6 +167,7 @@ export function createDeliverer(deps: DeliveryDeps, hooks: { onSettled?: () => v
       status = next ? 'pending' : 'failed';
     }
     const error = succeeded ? null : (answer.error ?? describeStatus(answer.statusCode!));
+    webhookDeliveries.inc({ outcome: succeeded ? 'delivered' : 'failed' });
     const outcome: AttemptOutcome = {
       messageId: c.id,
       endpointId: c.endpointId,

@@ -1,0 +1,114 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { currentDatabase, readRows } from './db/client';
+
+/**
+ * The process's Prometheus metrics (prom-client), served at /metrics in the
+ * text format. Labels are bounded: a REST route is its path pattern
+ * (`/api/v1/merchant/stores/:storeId/products`), a path no route matches is
+ * `unmatched`, so no client can grow the series. One registry per process:
+ * Prometheus scrapes each instance.
+ */
+export const registry = new Registry();
+
+collectDefaultMetrics({ register: registry });
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by route pattern, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from the request to the end of its response, by route pattern, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const rateLimitRejections = new Counter({
+  name: 'rate_limit_rejections_total',
+  help: 'Public API requests refused with 429 by the rate limit, by mode',
+  labelNames: ['mode'] as const,
+  registers: [registry],
+});
+
+export const uploadedBytes = new Counter({
+  name: 'upload_bytes_total',
+  help: 'Bytes of image files accepted by uploads (as sent, before re-encoding)',
+  registers: [registry],
+});
+
+new Gauge({
+  name: 'db_pool_connections',
+  help: 'Connections of the PostgreSQL pool, by state (total, idle, waiting: requests waiting for one); absent on the embedded database',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const stats = currentDatabase()?.poolStats();
+    if (!stats) return;
+    this.set({ state: 'total' }, stats.total);
+    this.set({ state: 'idle' }, stats.idle);
+    this.set({ state: 'waiting' }, stats.waiting);
+  },
+});
+
+/** Queue depths read from the database when scraped: the outbox and the webhook queue. */
+interface Backlog {
+  undispatched: number | string;
+  pending: number | string;
+  oldest_due_seconds: number | string | null;
+}
+
+let backlog: Promise<Backlog | null> | undefined;
+/** One query per scrape for the three gauges below (each gauge's collect asks; the first starts it). */
+function readBacklog(): Promise<Backlog | null> {
+  backlog ??= readRows<Backlog>(
+    `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL) AS undispatched,
+       (SELECT count(*) FROM webhook_messages WHERE status = 'pending') AS pending,
+       (SELECT extract(epoch FROM now() - min(next_attempt_at)) FROM webhook_messages WHERE status = 'pending' AND next_attempt_at <= now()) AS oldest_due_seconds`,
+    [],
+  )
+    .then((rows) => rows[0] ?? null)
+    .catch(() => null)
+    .finally(() => setImmediate(() => (backlog = undefined)));
+  return backlog;
+}
+
+new Gauge({
+  name: 'outbox_undispatched_events',
+  help: 'Events written but not yet turned into webhook messages by the dispatcher',
+  registers: [registry],
+  async collect() {
+    const b = await readBacklog();
+    if (b) this.set(Number(b.undispatched));
+  },
+});
+
+new Gauge({
+  name: 'webhook_pending_messages',
+  help: 'Webhook messages waiting for a delivery attempt (first or retry)',
+  registers: [registry],
+  async collect() {
+    const b = await readBacklog();
+    if (b) this.set(Number(b.pending));
+  },
+});
+
+new Gauge({
+  name: 'webhook_delivery_lag_seconds',
+  help: 'How long the oldest due webhook message has waited past its attempt time (0: none is late)',
+  registers: [registry],
+  async collect() {
+    const b = await readBacklog();
+    if (b) this.set(b.oldest_due_seconds === null ? 0 : Math.max(0, Number(b.oldest_due_seconds)));
+  },
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts, by outcome (delivered, failed)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
