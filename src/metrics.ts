@@ -61,15 +61,18 @@ interface Backlog {
   oldest_due_seconds: number | string | null;
 }
 
+const BACKLOG_SQL = `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL) AS undispatched,
+  (SELECT count(*) FROM webhook_messages WHERE status = 'pending') AS pending,
+  (SELECT extract(epoch FROM now() - min(next_attempt_at)) FROM webhook_messages WHERE status = 'pending' AND next_attempt_at <= now()) AS oldest_due_seconds`;
+
 let backlog: Promise<Backlog | null> | undefined;
-/** One query per scrape for the three gauges below (each gauge's collect asks; the first starts it). */
+/**
+ * One query per scrape for the three gauges below (each gauge's collect asks; the first starts it). While the
+ * database is not open or does not answer they read NaN (unknown), rather than failing the scrape or showing 0.
+ */
 function readBacklog(): Promise<Backlog | null> {
-  backlog ??= readRows<Backlog>(
-    `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL) AS undispatched,
-       (SELECT count(*) FROM webhook_messages WHERE status = 'pending') AS pending,
-       (SELECT extract(epoch FROM now() - min(next_attempt_at)) FROM webhook_messages WHERE status = 'pending' AND next_attempt_at <= now()) AS oldest_due_seconds`,
-    [],
-  )
+  backlog ??= Promise.resolve()
+    .then(() => readRows<Backlog>(BACKLOG_SQL, []))
     .then((rows) => rows[0] ?? null)
     .catch(() => null)
     .finally(() => setImmediate(() => (backlog = undefined)));
@@ -82,7 +85,7 @@ new Gauge({
   registers: [registry],
   async collect() {
     const b = await readBacklog();
-    if (b) this.set(Number(b.undispatched));
+    this.set(b ? Number(b.undispatched) : Number.NaN);
   },
 });
 
@@ -92,7 +95,7 @@ new Gauge({
   registers: [registry],
   async collect() {
     const b = await readBacklog();
-    if (b) this.set(Number(b.pending));
+    this.set(b ? Number(b.pending) : Number.NaN);
   },
 });
 
@@ -102,7 +105,7 @@ new Gauge({
   registers: [registry],
   async collect() {
     const b = await readBacklog();
-    if (b) this.set(b.oldest_due_seconds === null ? 0 : Math.max(0, Number(b.oldest_due_seconds)));
+    this.set(b ? (b.oldest_due_seconds === null ? 0 : Math.max(0, Number(b.oldest_due_seconds))) : Number.NaN);
   },
 });
 

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
@@ -130,6 +133,20 @@ describe('/metrics', () => {
     // The refused message waits for its retry, a few seconds from now: pending, not yet late.
     expect(Number(sample((await scrape(t)).get('webhook_pending_messages'), {})?.value)).toBe(1);
   });
+});
+
+describe('/metrics without a database', () => {
+  it('still answers, with the process metrics, and the queue gauges unknown (NaN)', async () => {
+    // A fresh process with no database open: the scrape does not fail, and no queue reads as empty.
+    const script = `require('./src/metrics').registry.metrics().then((text) => console.log(JSON.stringify(text)))`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), timeout: 60_000 });
+    const families = new Map((parsePrometheusTextFormat(JSON.parse(stdout.trim().split('\n').pop()!)) as Family[]).map((f) => [f.name, f]));
+    expect(families.has('process_cpu_user_seconds_total')).toBe(true);
+    // prom-client writes NaN as `Nan`; Prometheus reads any case.
+    for (const name of ['outbox_undispatched_events', 'webhook_pending_messages', 'webhook_delivery_lag_seconds']) {
+      expect(families.get(name)?.metrics.map((m) => m.value?.toLowerCase())).toEqual(['nan']);
+    }
+  }, 60_000);
 });
 
 describe('/metrics with METRICS_TOKEN', () => {
