@@ -79,35 +79,24 @@ function readBacklog(): Promise<Backlog | null> {
   return backlog;
 }
 
-new Gauge({
-  name: 'outbox_undispatched_events',
-  help: 'Events written but not yet turned into webhook messages by the dispatcher',
-  registers: [registry],
-  async collect() {
-    const b = await readBacklog();
-    this.set(b ? Number(b.undispatched) : Number.NaN);
-  },
-});
+/** A gauge set from the backlog at each scrape: NaN (unknown) when the database did not answer. */
+function backlogGauge(name: string, help: string, value: (b: Backlog) => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const b = await readBacklog();
+      this.set(b ? value(b) : Number.NaN);
+    },
+  });
+}
 
-new Gauge({
-  name: 'webhook_pending_messages',
-  help: 'Webhook messages waiting for a delivery attempt (first or retry)',
-  registers: [registry],
-  async collect() {
-    const b = await readBacklog();
-    this.set(b ? Number(b.pending) : Number.NaN);
-  },
-});
-
-new Gauge({
-  name: 'webhook_delivery_lag_seconds',
-  help: 'How long the oldest due webhook message has waited past its attempt time (0: none is late)',
-  registers: [registry],
-  async collect() {
-    const b = await readBacklog();
-    this.set(b ? (b.oldest_due_seconds === null ? 0 : Math.max(0, Number(b.oldest_due_seconds))) : Number.NaN);
-  },
-});
+backlogGauge('outbox_undispatched_events', 'Events written but not yet turned into webhook messages by the dispatcher', (b) => Number(b.undispatched));
+backlogGauge('webhook_pending_messages', 'Webhook messages waiting for a delivery attempt (first or retry)', (b) => Number(b.pending));
+backlogGauge('webhook_delivery_lag_seconds', 'How long the oldest due webhook message has waited past its attempt time (0: none is late)', (b) =>
+  b.oldest_due_seconds === null ? 0 : Math.max(0, Number(b.oldest_due_seconds)),
+);
 
 export const webhookDeliveries = new Counter({
   name: 'webhook_delivery_attempts_total',
