@@ -59,8 +59,6 @@ const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
     published_at: publishedAt updated_at: updatedAt
   }`;
 
-/** Money is a JSON number in REST, as in the merchant API. */
-
 const publicAuth = { auth: 'public' as const };
 
 const modeSchema = {
