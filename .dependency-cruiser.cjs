@@ -7,7 +7,7 @@
  *   src/db            database access
  *   src/auth          credentials and principals
  *   src/services, src/events, src/webhooks, src/jobs   what the service does, independent of how it is called
- *   src/graphql, src/rest, src/cli and the entry points (app, server, cli, publicApi, explorer)
+ *   src/graphql, src/rest, src/cli, src/docs and the entry points (app, server, cli, publicApi, explorer)
  *
  * Paths are regular expressions on paths relative to the working directory.
  * Type-only imports count as dependencies too (tsPreCompilationDeps), because
@@ -15,7 +15,7 @@
  */
 
 /** The surfaces: ways in from the outside world. */
-const SURFACES = '^src/(?:graphql|rest|cli)/|^src/(?:cli|app|server|worker|publicApi|explorer)[.]ts$';
+const SURFACES = '^src/(?:graphql|rest|cli|docs)/|^src/(?:cli|app|server|worker|publicApi|explorer)[.]ts$';
 const CLI = '^src/cli/|^src/cli[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

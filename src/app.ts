@@ -18,8 +18,10 @@ import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody } from './g
 import { idempotentMutations } from './graphql/idempotency';
 import { refuseNulCharacters } from './graphql/inputText';
 import { graphqlLimitPlugins } from './graphql/limits';
+import { operationTelemetry } from './graphql/operationTelemetry';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { AppError } from './errors';
+import { docsRouteLabel, isDocsPath, serveDocs } from './docs/serveDocs';
 import { graphiqlOptions, graphiqlSecurityHeaders, renderExplorerPage } from './explorer';
 import { createWorker } from './jobs/worker';
 import { createLogger, redactUrl, requestLog, withRequestLog } from './logger';
@@ -35,16 +37,18 @@ import { multipartParseError, watchPartTypes } from './rest/multipart';
 import { httpRequestDuration, httpRequests, registry } from './metrics';
 import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
-import { openApiDocument } from './rest/openapi';
+import { openApiJson } from './rest/openapi';
 import { publicRoutes } from './rest/public';
 import { testCatalogRoutes } from './rest/testCatalog';
+import { productTransferRoutes } from './rest/productTransfer';
 import { webhookRoutes } from './rest/webhooks';
 import { createPublicApi, isPublicApiPath } from './publicApi';
 import { guardEarlyAnswer } from './http/earlyAnswer';
 import { storageFor } from './storage';
 import { serveUpload } from './storage/serve';
+import { ROUTE_LABEL } from './tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -102,7 +106,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const log = opts.log ?? createLogger(config);
   const routes = compileRoutes(schema, restRoutes, { directPlans: opts.directPlans });
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
-  const openapi = JSON.stringify(openApiDocument(restRoutes));
+  const openapi = openApiJson(restRoutes);
   const now = opts.now ?? (() => new Date());
   const publicApi = createPublicApi(config, log, now);
   const loginThrottle = createLoginThrottle(config, log, () => now().getTime());
@@ -129,7 +133,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), retryReadsOnLostConnection(), idempotentMutations()],
+    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), operationTelemetry(), retryReadsOnLostConnection(), idempotentMutations()],
     cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
       // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.
@@ -180,6 +184,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     const path = url.pathname;
     // The route as metrics label it: a fixed path, or a REST route's pattern once handleRest has matched it.
     const seen: { route?: string } = { route: FIXED_ROUTES.has(path) ? path : path.startsWith('/uploads/') ? '/uploads/:file' : undefined };
+    // The request's trace span takes the same name when it ends (src/tracing.ts).
+    (res as ServerResponse & { [ROUTE_LABEL]?: typeof seen })[ROUTE_LABEL] = seen;
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       reqLog.info({ method: req.method, url: redactUrl(req.url ?? '/'), status: res.statusCode, ms: seconds * 1000 }, 'request');
@@ -201,10 +207,14 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       }
       if (path === '/api/openapi.json') {
         res.setHeader('Content-Type', 'application/json');
-        res.end(openapi);
+        res.end(openapi(baseUrlOf(req, config)));
         return;
       }
-      if (path.startsWith('/uploads/')) return await serveUpload(req, res, path.slice('/uploads/'.length), storageFor(config));
+      if (isDocsPath(path)) {
+        seen.route = docsRouteLabel(path);
+        return await serveDocs(req, res, path, baseUrlOf(req, config));
+      }
+      if (path.startsWith('/uploads/')) return await serveUpload(req, res, path.slice('/uploads/'.length), storageFor(config), config.imageDelivery);
       if (path === '/') {
         res.statusCode = 302;
         res.setHeader('Location', '/graphql');
@@ -266,9 +276,9 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       const status = (err as { status?: number }).status;
       // graphql-upload-minimal signals limits with an HttpError carrying .status (413 etc.).
       if (!(err instanceof AppError) && status && status >= 400 && status < 500) {
-        return sendProblem(res, { status, code: status === 413 ? 'payload_too_large' : 'bad_request', detail: (err as Error).message }, requestId);
+        return sendProblem(res, { status, code: status === 413 ? 'payload_too_large' : 'bad_request', detail: (err as Error).message }, requestId, baseUrlOf(req, config));
       }
-      sendProblem(res, p, requestId);
+      sendProblem(res, p, requestId, baseUrlOf(req, config));
     }
   }
 

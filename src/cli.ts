@@ -9,7 +9,7 @@
  * reported before the database is opened.
  */
 import { CommanderError } from 'commander';
-import { buildProgram, UsageError } from './cli/command';
+import { buildProgram, OUTPUT_WRITTEN, UsageError } from './cli/command';
 import { commands } from './cli/commands';
 import { operatorContext } from './cli/context';
 import { loadConfig } from './config';
@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   const program = buildProgram(commands, {
     execute: async (command, flags) => {
       const result = await withDatabase((ctx) => command.run(flags, ctx));
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (result !== OUTPUT_WRITTEN) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     },
   });
   try {

@@ -22,6 +22,9 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Set: /metrics asks for it as a bearer token. Unset: /metrics is open (restrict it at the load balancer). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** OpenTelemetry traces over OTLP/HTTP (src/tracing.ts); the exporter and sampler read the standard OTEL_* variables. */
+  OTEL_TRACING: bool.default(false),
+  OTEL_SERVICE_NAME: z.string().min(1).default('store-catalog'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset: pretty lines on a terminal outside production, JSON lines otherwise (see src/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -35,8 +38,35 @@ const EnvSchema = z.object({
   RATE_LIMIT_TEST_BURST: z.coerce.number().int().positive().optional(),
   /** Prefix of the rate-limit keys in Redis, so several deployments (or test runs) can share one server. */
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('svc:ratelimit:'),
+  /** Where uploaded images live: `disk` (under DATA_DIR/uploads; one machine) or `s3` (any S3-compatible store; shared by every instance). */
+  STORAGE_DRIVER: z.enum(['disk', 's3']).default('disk'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** An S3-compatible server's URL (MinIO, R2, Ceph, …); unset: AWS S3 of S3_REGION. */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** Address buckets as `endpoint/bucket` rather than `bucket.endpoint` (most self-hosted S3-compatible servers want this). */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Both or neither; neither: the AWS SDK's default chain (AWS_ACCESS_KEY_ID…, a profile, an instance or task role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Prepended to every object key, so one bucket can hold several deployments. */
+  S3_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'letters, digits and !_.*\'()/- only')
+    .default(''),
+  /** Base URL of the objects for IMAGE_DELIVERY=redirect (a CDN, or the bucket's public URL); unset: derived from the endpoint and bucket. */
+  S3_PUBLIC_URL: z.string().url().optional(),
+  /** `proxy`: /uploads/… streams the file through the service; `redirect`: it answers 302 to the object's URL (S3 only; the objects must be readable there). */
+  IMAGE_DELIVERY: z.enum(['proxy', 'redirect']).default('proxy'),
+  /** How often the worker removes stored files no image uses any more (0: never). */
+  UPLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /** A stored file is removed only once it is this old, so an upload still being recorded keeps its file. */
+  UPLOAD_SWEEP_MIN_AGE_SECONDS: z.coerce.number().int().min(60).default(3600),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
+  /** Bulk product imports: the largest file (413 above it) and the most data rows a file may hold. */
+  IMPORT_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
   AI_BASE_URL: z.string().url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-4o-mini'),
@@ -103,6 +133,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new ConfigError(`Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
   }
+  const storageProblems = [
+    e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET && '  S3_BUCKET: required when STORAGE_DRIVER=s3',
+    !!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY && '  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
+    e.IMAGE_DELIVERY === 'redirect' && e.STORAGE_DRIVER !== 's3' && '  IMAGE_DELIVERY: redirect needs STORAGE_DRIVER=s3 (files on disk have no URL of their own)',
+  ].filter((p): p is string => !!p);
+  if (storageProblems.length) throw new ConfigError(`Invalid configuration:\n${storageProblems.join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -112,11 +148,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, preparedStatements: e.DATABASE_PREPARED_STATEMENTS } as const)
       : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite'), lockFile: path.join(dataDir, 'pglite.lock'), socketDir: dataDir } as const),
     dataDir,
-    uploadsDir: path.join(dataDir, 'uploads'),
     /** Uploads wait here while they are checked and re-encoded; each file is removed when its request ends. */
     tmpDir: path.join(dataDir, 'tmp'),
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     metricsToken: e.METRICS_TOKEN,
+    tracing: { enabled: e.OTEL_TRACING, serviceName: e.OTEL_SERVICE_NAME },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     seedDemo: e.SEED_DEMO,
@@ -128,6 +164,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisPrefix: e.RATE_LIMIT_REDIS_PREFIX,
     },
     upload: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS },
+    imports: { maxBytes: e.IMPORT_MAX_BYTES, maxRows: e.IMPORT_MAX_ROWS },
+    storage:
+      e.STORAGE_DRIVER === 's3'
+        ? ({
+            driver: 's3',
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT?.replace(/\/$/, ''),
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+            keyPrefix: e.S3_KEY_PREFIX,
+            publicUrl: e.S3_PUBLIC_URL?.replace(/\/$/, ''),
+          } as const)
+        : ({ driver: 'disk', root: path.join(dataDir, 'uploads') } as const),
+    imageDelivery: e.IMAGE_DELIVERY,
+    uploadSweep: { intervalMs: e.UPLOAD_SWEEP_INTERVAL_MS, minAgeMs: e.UPLOAD_SWEEP_MIN_AGE_SECONDS * 1000 },
     ai: e.AI_BASE_URL
       ? { kind: 'openai' as const, baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY ?? 'none', model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS }
       : { kind: 'local' as const, timeoutMs: e.AI_TIMEOUT_MS },

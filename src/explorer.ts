@@ -13,8 +13,16 @@ let renderer: RenderGraphiQL | undefined;
 export function renderExplorerPage(opts: GraphiQLOptions): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   renderer ??= (require('@graphql-yoga/render-graphiql') as { renderGraphiQL: RenderGraphiQL }).renderGraphiQL;
-  return renderer(opts);
+  const page = renderer(opts);
+  // The last </body>: the inline bundle holds the string too.
+  const end = page.lastIndexOf('</body>');
+  return end < 0 ? page : `${page.slice(0, end)}${REST_REFERENCE_LINK}\n${page.slice(end)}`;
 }
+
+/** GraphiQL has no slot for a link of ours: a small one sits in its left sidebar, below the sidebar's own buttons. */
+export const REST_REFERENCE_LINK =
+  '<a id="rest-api-reference" href="/docs" title="REST API reference and error codes" ' +
+  'style="position:fixed;left:4px;top:112px;width:56px;z-index:10;text-align:center;font:600 11px/1.3 system-ui,sans-serif;color:#5f6368">REST API docs</a>';
 
 /**
  * What GraphiQL opens with on a first visit (GET /graphql in a browser): three example tabs that

@@ -1,3 +1,4 @@
+import './instrument'; // first: tracing hooks http and pg before they load
 import { createServer } from 'node:http';
 import { createApp } from './app';
 import { loadConfig } from './config';
@@ -6,6 +7,7 @@ import { exitOnFatalError } from './fatal';
 import { answerClientErrors } from './http/clientErrors';
 import { httpServerOptions } from './http/serverOptions';
 import { seedDemo } from './services/demoSeed';
+import { stopTracing } from './tracing';
 
 /** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {
@@ -24,7 +26,7 @@ async function main() {
     if (demo) printDemo(demo, config.port);
   }
   const server = createServer(httpServerOptions(config), (req, res) => void app.handler(req, res));
-  answerClientErrors(server);
+  answerClientErrors(server, config.publicBaseUrl);
   server.once('error', async (err: NodeJS.ErrnoException) => {
     await closeDatabase().catch(() => {});
     const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to another one)' : err.code === 'EACCES' ? 'needs privileges this process lacks (set PORT above 1023)' : `cannot be listened on: ${err.message}`;
@@ -56,6 +58,7 @@ async function main() {
       await Promise.race([jobsStopped, new Promise((resolve) => setTimeout(resolve, config.webhooks.timeoutMs).unref())]);
       await app.close();
       await closeDatabase();
+      await stopTracing();
       app.log.info('stopped');
       process.exit(0);
     });

@@ -1,3 +1,4 @@
+import './instrument'; // first: tracing hooks http and pg before they load
 import { loadConfig } from './config';
 import { closeDatabase, compileWasmWithBaselineOnly, db, openDatabase } from './db/client';
 import { isRunning, readHolder } from './db/embedded/dataDirLock';
@@ -5,6 +6,7 @@ import { DatabaseUnavailableError } from './db/errors';
 import { exitOnFatalError } from './fatal';
 import { createWorker } from './jobs/worker';
 import { createLogger } from './logger';
+import { stopTracing } from './tracing';
 
 /**
  * `npm run worker`: the background worker alone (webhook delivery, scheduled
@@ -44,6 +46,7 @@ async function main() {
     force.unref();
     await worker.stop();
     await closeDatabase();
+    await stopTracing();
     log.info('stopped');
     process.exit(0);
   };

@@ -19,11 +19,16 @@ export interface CliCommand {
   options: Option[];
   /** Complete command lines, shown under "Examples:" in the command's help. */
   examples: string[];
+  /** A positional argument after the action (`<file>`); it arrives among the flags under its name. */
+  argument?: { name: string; description: string };
   /** Rules between flags, checked before the database is opened; throws UsageError. */
   check?: (flags: any) => void;
   /** Flags arrive camelCased (`--redirect-uris` → `redirectUris`); the result is printed as JSON. The operator acts (`ctx`). */
   run: (flags: any, ctx: RequestContext) => Promise<unknown>;
 }
+
+/** What a command returns when it has written its own output (a file to stdout): nothing more is printed. */
+export const OUTPUT_WRITTEN = Symbol('output written');
 
 /** Typed at the definition, erased in the list. */
 export const defineCommand = <F>(c: Omit<CliCommand, 'check' | 'run'> & { check?: (flags: F) => void; run: (flags: F, ctx: RequestContext) => Promise<unknown> }): CliCommand => c;
@@ -39,6 +44,8 @@ export const GROUPS: Record<string, string> = {
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
   'test-catalog': "A store's test catalog: copy live products into it, delete it",
+  products: "A store's products in bulk: import and export CSV or JSON Lines",
+  uploads: 'Stored image files',
 };
 
 // Flag helpers: the value placeholder in `flags` ("--email <email>") is what help shows.
@@ -120,9 +127,11 @@ export function buildProgram(commands: CliCommand[], opts: ProgramOptions): Comm
       groups.set(groupName, group);
     }
     const sub = group.command(actionName).description(command.description);
+    if (command.argument) sub.argument(`<${command.argument.name}>`, command.argument.description);
     for (const option of command.options) sub.addOption(option);
     sub.addHelpText('after', `\nExample${command.examples.length > 1 ? 's' : ''}:\n${command.examples.map((e) => `  ${e}`).join('\n')}\n`);
-    sub.action(async (flags: Record<string, unknown>) => {
+    sub.action(async (...args: unknown[]) => {
+      const flags = (command.argument ? { ...(args[1] as Record<string, unknown>), [command.argument.name]: args[0] } : args[0]) as Record<string, unknown>;
       command.check?.(flags);
       await opts.execute(command, flags);
     });

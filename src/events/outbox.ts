@@ -58,8 +58,11 @@ export class ConcurrentWrite extends Error {
 
 const ATTEMPTS = 5;
 
-/** Runs `work` in one database transaction whose events are inserted with it; nested calls join the outer transaction. */
-export async function transaction<T>(ctx: RequestContext, work: (t: TransactionContext) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one database transaction whose events are inserted with it; nested calls join the outer transaction.
+ * `timeoutMs` raises Prisma's limit on how long the transaction may stay open (5 s by default), for bulk work.
+ */
+export async function transaction<T>(ctx: RequestContext, work: (t: TransactionContext) => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
   if (isTransactionContext(ctx)) return work(ctx);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -70,7 +73,7 @@ export async function transaction<T>(ctx: RequestContext, work: (t: TransactionC
         if (t.outbox.length) await tx.event.createMany({ data: t.outbox });
         recorded = t.outbox.length > 0;
         return result;
-      });
+      }, opts.timeoutMs ? { timeout: opts.timeoutMs } : undefined);
       // Committed: the webhook dispatcher of this process can pick the events up now.
       if (recorded) signalWorkPending();
       return result;

@@ -77,6 +77,8 @@ export const PageMeta = builder.simpleObject('PageMeta', {
   }),
 });
 
+export { ProductFilter as ProductFilterInputType };
+
 export type PageMetaShape = { page: number; perPage: number; total: number; totalExact: boolean; totalPages: number; hasMore: boolean };
 
 /** The list envelope's meta for a page of ids. */
@@ -151,7 +153,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-function cleanFilter(
+export function cleanFilter(
   f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null; scheduled?: boolean | null } | null | undefined,
 ): ProductFilter {
   return {

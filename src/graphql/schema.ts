@@ -15,6 +15,7 @@ import './categories';
 import './changes';
 import './webhooks';
 import './testCatalog';
+import './productImports';
 
 /** Every mutation takes an idempotencyKey (added once, here, to the built schema). */
 export const schema = withIdempotencyKeyArgument(builder.toSchema());

@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
+import { errorTypeUri } from '../docs/errorCatalog';
 import { type ErrorCode, STATUS_BY_CODE } from '../errors';
 
 /**
  * Requests node's HTTP parser refuses before any handler runs (headers over
  * the size limit, a malformed request line, a request or header timeout) are
  * answered with a problem document like every other error, instead of node's
- * bare status line, and the connection is closed.
+ * bare status line, and the connection is closed. No header was read, so the problem's `type` is on
+ * `publicBaseUrl` when one is configured, and a relative reference otherwise.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, publicBaseUrl?: string): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -20,7 +22,7 @@ export function answerClientErrors(server: Server): void {
           ? ['request_timeout', 'The request was not received in time']
           : ['bad_request', 'The request is not valid HTTP'];
     const status = STATUS_BY_CODE[code];
-    const body = JSON.stringify({ type: `https://docs.store-catalog.dev/errors/${code}`, title: TITLES[status], status, code, detail });
+    const body = JSON.stringify({ type: errorTypeUri(publicBaseUrl, code), title: TITLES[status], status, code, detail });
     socket.end(
       `HTTP/1.1 ${status} ${TITLES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     );

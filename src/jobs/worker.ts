@@ -8,7 +8,10 @@ import { pruneDeliveryLog, pruneEvents } from '../events/retention';
 import { onWorkPending } from '../events/signal';
 import { pruneIdempotencyKeys } from '../services/idempotency';
 import { runDueSchedules } from '../services/productSchedules';
+import { sweepUnusedFiles } from '../services/storedFiles';
 import { runDueTestCatalogJobs } from '../services/testCatalog';
+import { runDueProductImports } from '../services/productImports';
+import { storageFor } from '../storage';
 import { createDeliverer, type DeliveryDeps } from '../webhooks/deliver';
 import { dispatchEvents } from '../webhooks/dispatch';
 
@@ -16,7 +19,8 @@ import { dispatchEvents } from '../webhooks/dispatch';
  * The background worker: one loop that turns outbox events into webhook
  * messages, delivers due messages, runs due product schedules and test
  * catalog jobs (src/services/testCatalog.ts) and, now and then, prunes the
- * change history, the delivery log and expired idempotency keys. It runs inside the service
+ * change history, the delivery log and expired idempotency keys, and removes
+ * stored image files no image uses (UPLOAD_SWEEP_INTERVAL_MS). It runs inside the service
  * (WORKER=true, the default) or alone (`npm run worker`); several instances on
  * one PostgreSQL database share the work, every step taking its rows with
  * FOR UPDATE SKIP LOCKED.
@@ -99,6 +103,10 @@ export function createWorker(opts: WorkerOptions): Worker {
   let unsubscribe: (() => void) | null = null;
   let nextPruneAt = 0;
   let pruning: Promise<void> | null = null;
+  let nextSweepAt = 0;
+  let sweeping: Promise<void> | null = null;
+  /** The product import this worker runs (one at a time, beside the loop: an import takes seconds to minutes, deliveries go on meanwhile). */
+  let importing: Promise<number> | null = null;
 
   const wake = () => {
     again = true;
@@ -124,12 +132,24 @@ export function createWorker(opts: WorkerOptions): Worker {
     if (keys > 0) log.info({ deleted: keys }, 'pruned expired idempotency keys');
   }
 
+  /** Removes stored files no image uses any more (services/storedFiles.ts). */
+  async function sweepFiles(at: Date): Promise<void> {
+    const swept = await step('sweep stored files', () => sweepUnusedFiles(opts.db(), storageFor(config), { minAgeMs: config.uploadSweep.minAgeMs, now: at, stopped: () => !running }), null);
+    if (swept?.removed) log.info({ removed: swept.removed, examined: swept.examined }, 'removed stored files no image uses');
+  }
+
   /** Dispatch, claim and start deliveries, run schedules and test catalog batches. Returns whether it found work, and the attempts it started. */
   async function pass(): Promise<{ result: RunResult; testCatalog: number; done: Promise<number> }> {
     const dispatched = await step('dispatch', () => dispatchEvents(opts.db(), { now: now(), limit: DISPATCH_BATCH }), { events: 0, messages: 0 });
     const claim = await step('deliver', () => deliverer.claimAndStart({ now: now() }), { claimed: 0, done: Promise.resolve([]) });
     const published = await step('scheduled publishing', () => runDueSchedules(systemContext(), { limit: SCHEDULE_BATCH }), 0);
     const testCatalog = await step('test catalog jobs', () => runDueTestCatalogJobs(systemContext(), { limit: TEST_CATALOG_BATCHES }), 0);
+    importing ??= step('product imports', () => runDueProductImports(systemContext()), 0).then((ran) => {
+      importing = null;
+      // It committed events, and another import may be waiting.
+      if (ran) wake();
+      return ran;
+    });
     return {
       result: { dispatched: dispatched.events, delivered: claim.claimed, published },
       testCatalog,
@@ -139,6 +159,7 @@ export function createWorker(opts: WorkerOptions): Worker {
 
   async function run(): Promise<void> {
     nextPruneAt = Date.now() + Math.min(config.changes.pruneIntervalMs, FIRST_PRUNE_MS);
+    nextSweepAt = Date.now() + Math.min(config.uploadSweep.intervalMs, FIRST_PRUNE_MS);
     while (running) {
       again = false;
       const { result, testCatalog } = await pass();
@@ -146,6 +167,12 @@ export function createWorker(opts: WorkerOptions): Worker {
         nextPruneAt = Date.now() + config.changes.pruneIntervalMs;
         pruning = prune(now()).finally(() => {
           pruning = null;
+        });
+      }
+      if (config.uploadSweep.intervalMs > 0 && Date.now() >= nextSweepAt && !sweeping) {
+        nextSweepAt = Date.now() + config.uploadSweep.intervalMs;
+        sweeping = sweepFiles(now()).finally(() => {
+          sweeping = null;
         });
       }
       if (!running) break;
@@ -204,7 +231,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       await loop;
       loop = null;
       await deliverer.idle();
-      await pruning;
+      await Promise.all([pruning, sweeping, importing]);
       deliverer.close();
       log.info('worker stopped');
     },
@@ -215,7 +242,8 @@ export function createWorker(opts: WorkerOptions): Worker {
         total.dispatched += result.dispatched;
         total.published += result.published;
         total.delivered += await done;
-        if (result.dispatched === 0 && result.delivered === 0 && result.published === 0 && testCatalog === 0) break;
+        const imported = (await importing) ?? 0;
+        if (result.dispatched === 0 && result.delivered === 0 && result.published === 0 && testCatalog === 0 && imported === 0) break;
       }
       await prune(now());
       return total;

@@ -59,7 +59,44 @@ const PAGING = [
   param('since', 'Changes at or after this RFC 3339 time', { type: 'string', format: 'date-time' }),
   param('until', 'Changes before this RFC 3339 time', { type: 'string', format: 'date-time' }),
 ];
-const RESPONSES = { responses: { '200': { description: 'Changes, newest first: {data: [change], meta: {limit, has_more, next_cursor}}' } } };
+const nullableString = { type: ['string', 'null'] };
+const ChangeSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string', example: 'product.updated' },
+    occurred_at: { type: 'string', format: 'date-time' },
+    store_id: { type: 'string' },
+    mode: { type: 'string', enum: ['test', 'live'] },
+    actor: { type: 'object', properties: { kind: { type: 'string', example: 'user' }, id: nullableString, name: nullableString } },
+    source: { type: 'string', example: 'merchant_rest' },
+    request_id: nullableString,
+    resource: { type: 'object', properties: { type: { type: 'string', example: 'product' }, id: { type: 'string' }, version: { type: ['integer', 'null'] } } },
+    data: { type: 'object', description: 'The resource after the change (its REST representation)' },
+    changes: {
+      type: 'array',
+      items: { type: 'object', properties: { field: { type: 'string', example: 'price' }, previous: { example: 24.9 }, next: { example: 29.9 } } },
+    },
+  },
+};
+const RESPONSES = {
+  responses: {
+    '200': {
+      description: 'Changes, newest first: {data: [change], meta: {limit, has_more, next_cursor}}',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              data: { type: 'array', items: ChangeSchema },
+              meta: { type: 'object', properties: { limit: { type: 'integer', example: 20 }, has_more: { type: 'boolean' }, next_cursor: nullableString } },
+            },
+          },
+        },
+      },
+    },
+  },
+};
 
 export const changeRoutes: RestRoute[] = [
   {

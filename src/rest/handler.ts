@@ -9,6 +9,7 @@ import { readJsonBody } from './body';
 import { idempotencyKeyOf, restFingerprint, sendAnswer } from './idempotency';
 import { RestInputError, sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
+import { sendStream } from './stream';
 import { variableErrors } from './variableCheck';
 
 /**
@@ -50,6 +51,7 @@ export async function handleRest(
     if (nulInVariables.length) throw new RestInputError(nulInVariables);
     const inputErrors = variableErrors(route.variableTypes, variableValues);
     if (inputErrors.length) throw new RestInputError(inputErrors);
+    if (route.stream) return await sendStream(res, route.stream(await operationData(schema, route, variableValues, ctx, true), r), ctx, method === 'HEAD');
     const run = async (): Promise<IdempotentAnswer> => {
       const data = await operationData(schema, route, variableValues, ctx, method === 'GET' || method === 'HEAD');
       const out = route.respond(data, r);
@@ -70,7 +72,7 @@ export async function handleRest(
     if (problem.status >= 500) ctx.log.error({ err }, 'request failed');
     // Public API bodies always say which mode served them, errors included.
     if (ctx.source === 'public_api') problem.extra = { ...problem.extra, livemode: ctx.mode === 'live' };
-    sendProblem(res, problem, ctx.requestId);
+    sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
     // The rest of an unread upload is not worth receiving once we have answered.
     if (!req.complete) req.resume();
   }

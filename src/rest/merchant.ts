@@ -34,6 +34,18 @@ export function restProduct(p: Record<string, any>) {
   return p;
 }
 
+/** The product list's filter from its query parameters (the export takes the same ones). */
+export function listFilterOf(query: URLSearchParams) {
+  return {
+    search: query.get('search') || undefined,
+    category: query.get('category') || undefined,
+    tags: listParam(query, 'tags'),
+    isActive: boolParam(query, 'is_active'),
+    lowStock: boolParam(query, 'low_stock'),
+    scheduled: boolParam(query, 'scheduled'),
+  };
+}
+
 const etag = (p: Record<string, any>) => `"v${p.version}"`;
 
 function productResponse(p: Record<string, any>, status = 200, extra: Record<string, string> = {}) {
@@ -113,14 +125,7 @@ export const merchantProductRoutes: RestRoute[] = [
       page: intParam(query, 'page'),
       perPage: intParam(query, 'per_page'),
       sort: sortParam(query, PRODUCT_SORTS),
-      filter: {
-        search: query.get('search') || undefined,
-        category: query.get('category') || undefined,
-        tags: listParam(query, 'tags'),
-        isActive: boolParam(query, 'is_active'),
-        lowStock: boolParam(query, 'low_stock'),
-        scheduled: boolParam(query, 'scheduled'),
-      },
+      filter: listFilterOf(query),
     }),
     direct: listProductsData,
     respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), data.products.meta),

@@ -47,7 +47,7 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
   } catch (err) {
     const problem = toProblem(err);
     if (problem.status >= 500) ctx.log.error({ err }, 'OAuth request failed');
-    sendProblem(res, problem, ctx.requestId);
+    sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
     if (!req.complete) req.resume();
   }
 }

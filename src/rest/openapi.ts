@@ -1,5 +1,9 @@
 import { describeScopes } from '../auth/credentials';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency';
+import { OAUTH_BASE_PATH } from './oauth';
+import { oauthComponents, oauthPaths } from './oauthOpenapi';
+import { completeExamples } from './openapiExamples';
+import { OPERATION_DOCS } from './operationDocs';
 import type { RestRoute } from './routes';
 
 type Json = Record<string, unknown>;
@@ -81,10 +85,20 @@ const BASE_COMPONENTS = {
   },
 } as const;
 
-/** OpenAPI 3.1 description of the REST surface, generated from the route table so the two cannot drift. */
-export function openApiDocument(routes: RestRoute[]) {
+/** Stands for the service's base URL in the document until a request names it (see openApiJson). */
+const BASE_URL_PLACEHOLDER = 'http://service-base-url.invalid';
+
+/**
+ * OpenAPI 3.1 description of the REST surface, generated from the route table so the two cannot drift, with
+ * the OAuth endpoints, descriptions (src/rest/operationDocs.ts) and examples (src/rest/openapiExamples.ts).
+ * `baseUrl` is the service's public base URL: the server, and the base of the problem types in the examples.
+ */
+export function openApiDocument(routes: RestRoute[], baseUrl: string = BASE_URL_PLACEHOLDER) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, Record<string, unknown>> = structuredClone(BASE_COMPONENTS) as never;
+  for (const [kind, entries] of Object.entries(oauthComponents(baseUrl))) {
+    for (const [name, value] of Object.entries(entries)) mergeComponent(components, kind, name, value);
+  }
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
     const extra = (r.openapi ?? {}) as OpenApiFragment;
@@ -97,12 +111,18 @@ export function openApiDocument(routes: RestRoute[]) {
     }
     const write = WRITES.has(r.method);
     paths[path] ??= {};
+    const docs = OPERATION_DOCS[r.operationId];
+    const description = docs?.description ?? extra.description;
     paths[path][r.method.toLowerCase()] = {
       operationId: r.operationId,
       summary: r.summary,
-      ...(extra.description ? { description: extra.description } : {}),
+      ...(description ? { description } : {}),
       tags: [r.path.startsWith('/api/public/') ? 'Public API' : 'Merchant API'],
-      ...(r.auth === 'dashboard' ? { security: [{ dashboardToken: [] }] } : r.auth === 'public' ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }] } : { security: [] }),
+      ...(r.auth === 'dashboard'
+        ? { security: [{ dashboardToken: [] }] }
+        : r.auth === 'public'
+          ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }, ...(docs?.scopes ?? []).map((scopes) => ({ oauth2: scopes }))] }
+          : { security: [] }),
       parameters: [...pathParams, ...(extra.parameters ?? []), ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])],
       ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
       responses: write
@@ -110,16 +130,38 @@ export function openApiDocument(routes: RestRoute[]) {
         : { ...(extra.responses ?? { '200': { description: 'OK' } }), '4XX': problem, '5XX': problem },
     };
   }
-  return {
+  Object.assign(paths, oauthPaths());
+  const doc = {
     openapi: '3.1.0',
-    info: { title: 'Store catalog REST API', version: '1.0.0', description: 'Merchant product API and public integration API. Errors are RFC 9457 problem documents.' },
+    info: {
+      title: 'Store catalog REST API',
+      version: '1.0.0',
+      description:
+        'Merchant product API and public integration API. Errors are RFC 9457 problem documents whose `type` is a page of this service explaining the error code ' +
+        `([all error codes](${baseUrl}/docs/errors)). The dashboard's GraphQL API, the source of truth behind every route, is at [/graphql](${baseUrl}/graphql).`,
+    },
+    servers: [{ url: baseUrl, description: 'This service' }],
     tags: [
       { name: 'Merchant API', description: 'Product management for a store; dashboard bearer token with manage_products' },
       { name: 'Public API', description: 'Integration API for API keys and OAuth access tokens' },
+      { name: 'OAuth', description: `OAuth 2.0 authorization code flow with PKCE for partner apps (${OAUTH_BASE_PATH}; off unless OAUTH_ENABLED)` },
     ],
     paths,
     components,
   };
+  const surfaceOf = (path: string, op: Record<string, unknown>) =>
+    path.startsWith(OAUTH_BASE_PATH) ? 'oauth' : path.startsWith('/api/public/') ? 'public' : Array.isArray(op.security) && op.security.length ? 'dashboard' : 'none';
+  completeExamples(doc, baseUrl, surfaceOf);
+  return doc;
+}
+
+/**
+ * The document as JSON for any base URL: built once, with the base URL (from PUBLIC_BASE_URL or the request)
+ * spliced in per request, so `servers` and the examples' problem types name the host the client used.
+ */
+export function openApiJson(routes: RestRoute[]): (baseUrl: string) => string {
+  const parts = JSON.stringify(openApiDocument(routes)).split(BASE_URL_PLACEHOLDER);
+  return (baseUrl) => parts.join(JSON.stringify(baseUrl).slice(1, -1));
 }
 
 /** Two routes may share a component only if they describe it identically; a clash is a bug found at startup. */

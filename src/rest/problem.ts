@@ -1,8 +1,9 @@
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../errors';
 import { databaseUnavailable, isConnectionLost } from '../db/errors';
 import { camelToSnake } from '../naming';
+import { errorTypeUri } from '../docs/errorCatalog';
 
 const TITLES: Partial<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -60,15 +61,18 @@ function fromGraphQLError(err: GraphQLError): Problem {
   return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
 }
 
+/** The `title` of a problem with this status. */
+export const problemTitle = (status: number): string => TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
+
 export function problemStatus(code: ErrorCode) {
   return STATUS_BY_CODE[code];
 }
 
-/** Writes an RFC 9457 problem document. */
-export function sendProblem(res: ServerResponse, p: Problem, requestId: string): void {
+/** Writes an RFC 9457 problem document; its `type` is the page on this service (under `baseUrl`) that explains the code. */
+export function sendProblem(res: ServerResponse, p: Problem, requestId: string, baseUrl: string): void {
   const body = {
-    type: `https://docs.store-catalog.dev/errors/${p.code}`,
-    title: TITLES[p.status] ?? 'Error',
+    type: errorTypeUri(baseUrl, p.code),
+    title: problemTitle(p.status),
     status: p.status,
     detail: p.detail,
     code: p.code,

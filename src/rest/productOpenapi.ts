@@ -42,6 +42,42 @@ const writableFields = {
 
 const Product = {
   type: 'object',
+  examples: [
+    {
+      id: '3f8e2a4c-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+      name: 'Organic Cotton T-Shirt',
+      description: 'Soft organic cotton with a regular fit.',
+      price: 29.9,
+      currency: 'EUR',
+      inventory_quantity: 25,
+      low_stock_threshold: 5,
+      status: 'active',
+      is_active: true,
+      published_at: '2026-11-20T08:00:00.000Z',
+      publish_at: null,
+      unpublish_at: null,
+      category_slugs: ['shirts'],
+      tags: ['organic', 'summer'],
+      variants_count: 3,
+      version: 4,
+      created_at: '2026-11-18T10:12:31.000Z',
+      updated_at: '2026-11-20T08:00:00.000Z',
+      images: [
+        {
+          id: '0b9c7a52-1e3f-4d6a-9c8b-2f1e0d3c4b5a',
+          url: 'https://catalog.example.com/uploads/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.jpg',
+          width: 1200,
+          height: 900,
+          mime_type: 'image/jpeg',
+          size_bytes: 184_320,
+          sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+          alt: 'Front view',
+          position: 0,
+        },
+      ],
+      seo: null,
+    },
+  ],
   required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'variants_count', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),

@@ -67,6 +67,28 @@ const modeSchema = {
 };
 const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
 
+const PublicProduct = {
+  type: 'object',
+  description: 'The storefront view (public:read): active products, no inventory counts',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    price: { type: 'number' },
+    currency: { type: 'string' },
+    in_stock: { type: 'boolean', example: true },
+    tags: { type: 'array', items: { type: 'string' } },
+    category_slugs: { type: 'array', items: { type: 'string' } },
+    images: { type: 'array', items: { type: 'object', properties: { url: { type: 'string', format: 'uri' }, alt: { type: ['string', 'null'] }, width: { type: 'integer', example: 1200 }, height: { type: 'integer', example: 900 } } } },
+    published_at: { type: ['string', 'null'], format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+/** The storefront view, or the merchant representation for a credential with products:read or products:write. */
+const catalogProduct = { oneOf: [{ $ref: '#/components/schemas/PublicProduct' }, { $ref: '#/components/schemas/Product' }] };
+const livemodeProperty = { livemode: { type: 'boolean', description: 'true in live mode' } };
+const publicJson = (properties: Record<string, unknown>) => ({ 'application/json': { schema: { type: 'object', properties: { ...properties, ...livemodeProperty } } } });
+
 export const publicRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -82,7 +104,21 @@ export const publicRoutes: RestRoute[] = [
       const list = data.publicSupportedCountries;
       return { body: { data: list, meta: { total: list.length }, livemode: livemode(r) } };
     },
-    openapi: { parameters: modeParameters },
+    openapi: {
+      parameters: modeParameters,
+      responses: {
+        '200': {
+          description: 'The countries, with their currencies',
+          content: publicJson({
+            data: {
+              type: 'array',
+              items: { type: 'object', properties: { code: { type: 'string', example: 'DE' }, name: { type: 'string', example: 'Germany' }, default_currency: { type: 'string' }, supported_currencies: { type: 'array', items: { type: 'string' } } } },
+            },
+            meta: { type: 'object', properties: { total: { type: 'integer' } } },
+          }),
+        },
+      },
+    },
   },
   {
     method: 'GET',
@@ -111,6 +147,14 @@ export const publicRoutes: RestRoute[] = [
         { name: 'sort', in: 'query', schema: { type: 'string', enum: PUBLIC_PRODUCT_SORTS } },
         ...modeParameters,
       ],
+      components: { schemas: { PublicProduct } },
+      responses: {
+        '200': {
+          description: 'One page of products',
+          headers: { Link: { $ref: '#/components/headers/Link' } },
+          content: publicJson({ data: { type: 'array', items: catalogProduct }, meta: { $ref: '#/components/schemas/PageMeta' } }),
+        },
+      },
     },
   },
   {
@@ -123,7 +167,14 @@ export const publicRoutes: RestRoute[] = [
     variables: ({ params }) => ({ id: params.productId }),
     respond: (data, r) => ({ body: { data: restProduct(data.publicProduct), livemode: livemode(r) } }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
-    openapi: { parameters: modeParameters },
+    openapi: {
+      parameters: modeParameters,
+      components: { schemas: { PublicProduct } },
+      responses: {
+        '200': { description: 'The product', content: publicJson({ data: catalogProduct }) },
+        '404': { $ref: '#/components/responses/Problem', description: 'No such product, or (public:read) one that is not active (not_found)' },
+      },
+    },
   },
   ...(
     [

@@ -39,6 +39,12 @@ export interface RestRoute {
   direct?: (variables: Record<string, any>, ctx: RequestContext) => Promise<Record<string, unknown>>;
   /** Operation data to the HTTP response. */
   respond: (data: Record<string, any>, r: RestRequest) => RestResponse;
+  /**
+   * For a file download: the response is streamed from `body` (chunk by chunk, with backpressure) once the
+   * operation has succeeded, instead of `respond`'s JSON. The operation checks the request (permission, input);
+   * GraphQL cannot stream the file itself.
+   */
+  stream?: (data: Record<string, any>, r: RestRequest) => { headers: Record<string, string>; body: AsyncIterable<string | Uint8Array> };
   /** Body is multipart/form-data, parsed by the route's `variables` (streamed); default JSON. */
   multipart?: boolean;
   /** OpenAPI fragments (parameters, requestBody, responses) for /api/openapi.json. */

@@ -18,6 +18,7 @@ import { emitProductEvent, productBeforeWrite, writeProductVersion } from './pro
 import { isUuid } from '../domain/ids';
 import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
 import { uploadedBytes } from '../metrics';
+import { keepStoredFile } from './storedFiles';
 import { parseInput } from './validation';
 
 let sharpModule: typeof Sharp | undefined;
@@ -94,7 +95,8 @@ export async function uploadProductImage(ctx: RequestContext, input: ImageUpload
     if (fields.productId) await assertProduct(ctx, input.storeId, fields.productId);
     const format = await receive(source, `${work}.in`, config.upload.maxBytes);
     const encoded = await reencode(`${work}.in`, `${work}.out`, format, config.upload.maxPixels);
-    const stored = await storageFor(config).putFile(`${work}.out`, IMAGE_TYPES[format].ext);
+    const storage = storageFor(config);
+    const stored = await storage.putFile(`${work}.out`, IMAGE_TYPES[format].ext);
     const data = {
       storeId: input.storeId,
       sha256: stored.sha256,
@@ -106,8 +108,14 @@ export async function uploadProductImage(ctx: RequestContext, input: ImageUpload
     };
     const productId = fields.productId;
     // An image of no product changes nothing a client can see: no event until it belongs to a product.
-    if (!productId) return await ctx.db.productImage.create({ ...query, data: { ...data, productId: null, position: 0 } });
+    if (!productId) {
+      return await ctx.db.$transaction(async (tx) => {
+        await keepStoredFile(tx, storage, stored, `${work}.out`);
+        return tx.productImage.create({ ...query, data: { ...data, productId: null, position: 0 } });
+      });
+    }
     return await transaction(ctx, async (t) => {
+      await keepStoredFile(t.tx, storage, stored, `${work}.out`);
       const before = await productBeforeWrite(t, input.storeId, productId, { images: PRODUCT_VIEW_INCLUDE.images });
       let image: Awaited<ReturnType<typeof t.tx.productImage.create>> | undefined;
       // The product row is locked once its version moves, so concurrent uploads to it get distinct positions.
@@ -133,7 +141,8 @@ async function assertProduct(ctx: RequestContext, storeId: string, productId: st
 
 /**
  * Takes an image off its product. The stored file stays: it is content-addressed
- * and may be shared by other images with the same bytes.
+ * and may be shared by other images with the same bytes; the worker's sweep
+ * (services/storedFiles.ts) removes it once no image uses it.
  */
 export async function removeProductImage(ctx: RequestContext, storeId: string, productId: string, imageId: string) {
   if (!isUuid(imageId)) throw notFound('Image');

@@ -38,7 +38,7 @@ const httpUrl = optional(
     }, 'must be an absolute http(s) URL'),
 );
 
-const SeoInput = z.object({
+export const SeoInput = z.object({
   title: text(SEO_LIMITS.title),
   description: text(SEO_LIMITS.description),
   slug: optional(slug(SEO_LIMITS.slug)),

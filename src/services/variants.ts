@@ -47,7 +47,7 @@ export function optionsKey(options: Record<string, string>): string {
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, options[k]])));
 }
 
-function parseVariants(input: unknown) {
+export function parseVariants(input: unknown) {
   const { variants } = withOpaqueKeysInMessages(() => parseInput(ReplaceInput, { variants: input }), /^(variants\.\d+\.options)\.(.*)$/s);
   const rows = variants.map((v, i) => ({ ...v, optionsKey: optionsKey(v.options), position: v.position ?? i }));
   const errors: FieldError[] = [];

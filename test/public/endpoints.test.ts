@@ -185,7 +185,7 @@ describe('the public surface', () => {
   it('is described in the OpenAPI document with API key security', async () => {
     const res = await t.request('GET', '/api/openapi.json');
     const op = res.body.paths['/api/public/v1/products/{productId}'].get;
-    expect(op.security).toEqual([{ apiKey: [] }, { apiKeyHeader: [] }]);
+    expect(op.security).toEqual([{ apiKey: [] }, { apiKeyHeader: [] }, { oauth2: ['public:read'] }, { oauth2: ['products:read'] }, { oauth2: ['products:write'] }]);
     expect(res.body.paths['/api/public/v1/payments/supported-countries'].get.operationId).toBe('listSupportedCountries');
   });
 });
