@@ -4,7 +4,8 @@ import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { authenticateDashboard, requestedMode } from './auth/authenticate';
+import { authenticateDashboard, authenticateDashboardOrSession, requestedMode } from './auth/authenticate';
+import { clearedSessionCookie, cookieIsSecure, sessionSetCookie } from './auth/sessionCookie';
 import { clientAddress, createLoginThrottle } from './auth/loginThrottle';
 import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './auth/dashboardTokens';
 import type { Config } from './config';
@@ -14,13 +15,14 @@ import { databaseUnavailable, isConnectionLost } from './db/errors';
 import type { EventSource } from './domain/events';
 import { ANONYMOUS, SYSTEM } from './domain/principal';
 import type { GraphQLContext } from './graphql/builder';
-import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody } from './graphql/csrf';
+import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody, sessionCsrfPlugin, sessionCsrfRefusal } from './graphql/csrf';
 import { idempotentMutations } from './graphql/idempotency';
 import { refuseNulCharacters } from './graphql/inputText';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { operationTelemetry } from './graphql/operationTelemetry';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { AppError } from './errors';
+import { dashboardRouteLabel, isDashboardPath, serveDashboard } from './dashboard/serve';
 import { docsRouteLabel, isDocsPath, serveDocs } from './docs/serveDocs';
 import { graphiqlOptions, graphiqlSecurityHeaders, renderExplorerPage } from './explorer';
 import { createWorker } from './jobs/worker';
@@ -133,7 +135,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [csrfPreventionPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), operationTelemetry(), retryReadsOnLostConnection(), idempotentMutations()],
+    plugins: [csrfPreventionPlugin(), sessionCsrfPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), operationTelemetry(), retryReadsOnLostConnection(), idempotentMutations()],
     cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
       // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.
@@ -163,6 +165,29 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     res.setHeader('X-Service-Mode', mode);
     return { ...ctx, mode, requestedMode: named, principal: await authenticateDashboard(ctx, req.headers) };
   }
+
+  /** /graphql's context: as dashboardContext, and signed in by the session cookie when no bearer token is sent; the response can set or clear that cookie. */
+  async function graphqlContext(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, reqLog: Logger): Promise<GraphQLContext> {
+    const ctx = requestContext(req, requestId, reqLog, 'dashboard_graphql');
+    const named = requestedMode(req.headers, url.searchParams);
+    const mode = named ?? 'live';
+    res.setHeader('X-Service-Mode', mode);
+    const secure = cookieIsSecure(config.publicBaseUrl, req.headers.host);
+    const sessionCookie = {
+      set: (token: string, expiresAt: Date) => void res.appendHeader('Set-Cookie', sessionSetCookie(token, expiresAt, now(), secure)),
+      clear: () => void res.appendHeader('Set-Cookie', clearedSessionCookie(secure)),
+    };
+    const { principal, session, staleCookie } = await authenticateDashboardOrSession(ctx, req.headers);
+    if (staleCookie) sessionCookie.clear();
+    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie };
+  }
+
+  /** Where the dashboard's page may load images from besides this origin: the object store's, when /uploads/ redirects there. */
+  let imageOriginMemo: string | null | undefined;
+  const imageOrigin = () => {
+    if (imageOriginMemo === undefined) imageOriginMemo = config.imageDelivery === 'redirect' ? new URL(storageFor(config).urlOf('x') ?? 'http://invalid').origin : null;
+    return imageOriginMemo ?? undefined;
+  };
 
   /** Requests being answered now: the in-process worker paces itself while there are any. */
   let requestsInFlight = 0;
@@ -214,6 +239,10 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         seen.route = docsRouteLabel(path);
         return await serveDocs(req, res, path, baseUrlOf(req, config));
       }
+      if (isDashboardPath(path)) {
+        seen.route = dashboardRouteLabel(path);
+        return await serveDashboard(req, res, path, { imageOrigin: imageOrigin() });
+      }
       if (path.startsWith('/uploads/')) return await serveUpload(req, res, path.slice('/uploads/'.length), storageFor(config), config.imageDelivery);
       if (path === '/') {
         res.statusCode = 302;
@@ -228,7 +257,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         }
         let ctx: GraphQLContext;
         try {
-          ctx = await dashboardContext(req, res, url, requestId, reqLog, 'dashboard_graphql');
+          ctx = await graphqlContext(req, res, url, requestId, reqLog);
         } catch (err) {
           return graphqlAuthError(res, err);
         }
@@ -238,7 +267,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
           (req as IncomingMessage & { body?: unknown }).body = await readBodyLimited(req, MAX_JSON_BYTES, 'GraphQL request');
         } else if (hasBody) {
           // Yoga's CSRF check (csrfPreventionPlugin) would come after this parser: refuse a forgeable upload before reading it.
-          const refusal = csrfRefusal(req.method, req.headers['content-type'], (h) => req.headers[h] !== undefined);
+          const refusal = csrfRefusal(req.method, req.headers['content-type'], (h) => req.headers[h] !== undefined) ?? sessionCsrfRefusal(ctx);
           if (refusal) {
             res.statusCode = refusal.status;
             res.setHeader('Content-Type', 'application/json');

@@ -71,6 +71,8 @@ const EnvSchema = z.object({
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-4o-mini'),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** How long a dashboard session (signIn's cookie) lasts; then the user signs in again. */
+  DASHBOARD_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(7 * 24),
   /** How long a verified dashboard token is trusted without a lookup (0: every request looks it up). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -186,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     http: { requestTimeoutMs: e.REQUEST_TIMEOUT_MS, headersTimeoutMs: e.HEADERS_TIMEOUT_MS },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    dashboardSessionMs: e.DASHBOARD_SESSION_HOURS * 3_600_000,
     changes: { retentionDays: e.CHANGES_RETENTION_DAYS, pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_MS },
     worker: { enabled: e.WORKER, pollMs: e.WORKER_POLL_MS },
     webhooks: {

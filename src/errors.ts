@@ -19,6 +19,7 @@ export const STATUS_BY_CODE = {
   api_key_revoked: 401,
   forbidden: 403,
   insufficient_scope: 403,
+  csrf_token_invalid: 403,
   mode_mismatch: 403,
   app_suspended: 403,
   not_found: 404,

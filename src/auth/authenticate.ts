@@ -7,6 +7,7 @@ import { authenticateOAuthAccessToken, OAUTH_ACCESS_TOKEN_PREFIX } from '../serv
 import { authenticateApiKey, looksLikeApiKey } from './apiKeys';
 import { invalidAuthorizationHeader, invalidToken, missingCredential, type Realm } from './challenges';
 import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from './dashboardTokens';
+import { CSRF_HEADER, csrfTokenFor, sessionCookieToken } from './sessionCookie';
 
 /**
  * Authentication of every HTTP entry point, in one place. The dashboard
@@ -33,6 +34,30 @@ export async function authenticateDashboard(ctx: RequestContext, headers: Incomi
   if (!token) return ANONYMOUS;
   if (!token.startsWith(DASHBOARD_TOKEN_PREFIX)) throw invalidToken('dashboard', 'The bearer token is not a dashboard token');
   return authenticateDashboardToken(ctx, token);
+}
+
+/**
+ * The dashboard user of a /graphql request, which may also come signed in by
+ * the session cookie (src/auth/sessionCookie.ts). A bearer header wins: the
+ * cookie is then not read. A cookie whose token no longer works (revoked,
+ * expired) makes the request anonymous and is reported as `staleCookie`, so
+ * the response can clear it.
+ */
+export async function authenticateDashboardOrSession(
+  ctx: RequestContext,
+  headers: IncomingHttpHeaders,
+): Promise<{ principal: UserPrincipal | AnonymousPrincipal; session?: { tokenId: string; csrfToken: string; sentCsrfToken: string | null }; staleCookie?: true }> {
+  const cookieToken = headers.authorization ? null : sessionCookieToken(headers);
+  if (!cookieToken) return { principal: await authenticateDashboard(ctx, headers) };
+  let principal: UserPrincipal;
+  try {
+    principal = await authenticateDashboardToken(ctx, cookieToken);
+  } catch (err) {
+    if (err instanceof AppError) return { principal: ANONYMOUS, staleCookie: true };
+    throw err;
+  }
+  const sent = headers[CSRF_HEADER];
+  return { principal, session: { tokenId: principal.tokenId, csrfToken: csrfTokenFor(cookieToken), sentCsrfToken: typeof sent === 'string' ? sent : null } };
 }
 
 /**

@@ -90,6 +90,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Use a key of a type that carries the scope, or have the OAuth app ask for the scope and be authorized again. The WWW-Authenticate header names the missing scope.',
     example: 'This endpoint needs the products:write scope',
   },
+  csrf_token_invalid: {
+    meaning: 'A mutation came with the dashboard session cookie but without the session’s X-CSRF-Token header, or with another session’s. The cookie goes with every request a browser makes, even one another site’s page starts; the token proves the request comes from the dashboard itself.',
+    action: 'Send the header X-CSRF-Token with the csrfToken that signIn returned, or that the dashboardSession query returns after a reload. Clients that are not the dashboard send a bearer token instead of the cookie and need no CSRF token.',
+    example: 'A mutation sent with the dashboard session cookie needs the X-CSRF-Token header (its value comes with signIn and dashboardSession)',
+  },
   mode_mismatch: {
     meaning: 'The request asks for one mode (test or live) but the credential belongs to the other.',
     action: 'Use a credential of the mode you want, or drop the mode from the request to use the credential’s own.',

@@ -33,6 +33,10 @@ export interface GraphQLContext extends RequestContext {
   loginThrottle?: LoginThrottle;
   /** The client's address, as the login throttle counts it. */
   clientAddress?: string;
+  /** The dashboard session the request was authenticated by (its cookie; /graphql only), with the X-CSRF-Token header it sent. */
+  session?: { tokenId: string; csrfToken: string; sentCsrfToken: string | null };
+  /** Sets or clears the session cookie on this request's response (/graphql only). */
+  sessionCookie?: { set(token: string, expiresAt: Date): void; clear(): void };
 }
 
 export const builder = new SchemaBuilder<{

@@ -1,4 +1,8 @@
+import { getOperationAST, GraphQLError, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { safeEqual } from '../auth/secrets';
+import { AppError } from '../errors';
+import type { GraphQLContext } from './builder';
 
 /**
  * Cross-site request forgery on /graphql. A browser sends a cross-origin POST
@@ -54,10 +58,46 @@ export function csrfPreventionPlugin(): Plugin {
 }
 
 /**
+ * A mutation sent with the dashboard's session cookie (src/auth/sessionCookie.ts) runs only
+ * with the session's X-CSRF-Token header: the cookie would go with a request another site's
+ * page makes, the token cannot. `signIn` alone is exempt (it starts a session; a stale
+ * cookie must not keep a user from signing in again). Queries change nothing and need none.
+ */
+function sessionCsrfProblem(session: GraphQLContext['session']): AppError | null {
+  if (!session) return null;
+  if (session.sentCsrfToken && safeEqual(session.sentCsrfToken, session.csrfToken)) return null;
+  return new AppError(
+    'csrf_token_invalid',
+    session.sentCsrfToken
+      ? 'The X-CSRF-Token header does not belong to this session; read it again from dashboardSession'
+      : 'A mutation sent with the dashboard session cookie needs the X-CSRF-Token header (its value comes with signIn and dashboardSession)',
+  );
+}
+
+export function sessionCsrfPlugin(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'mutation') return;
+      if (operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && (s.name.value === 'signIn' || s.name.value === '__typename'))) return;
+      const problem = sessionCsrfProblem((args.contextValue as unknown as GraphQLContext).session);
+      if (problem) setResultAndStopExecution({ errors: [new GraphQLError(problem.message, { extensions: { code: problem.code } })] });
+    },
+  };
+}
+
+/** For a multipart request (an upload), checked before its body is read: with the session cookie, the X-CSRF-Token header must be the session's. */
+export function sessionCsrfRefusal(ctx: GraphQLContext): CsrfRefusal | null {
+  const problem = sessionCsrfProblem(ctx.session);
+  return problem && { status: 403, code: problem.code, message: problem.message };
+}
+
+/**
  * CORS for /graphql: only the origins in GRAPHQL_CORS_ORIGINS, and never with
- * credentials (dashboard tokens travel in the Authorization header, never in
- * cookies). Without the setting no other origin is let in: GraphiQL is served
- * from /graphql itself.
+ * credentials: another origin's page sends a bearer token, never the dashboard's
+ * session cookie (which is SameSite=Lax and needs its CSRF token besides).
+ * Without the setting no other origin is let in: GraphiQL is served from
+ * /graphql itself.
  */
 export function graphqlCors(allowedOrigins: readonly string[]) {
   return (request: Request) => {

@@ -39,13 +39,23 @@ const ARGUMENT_DESCRIPTION =
   `Makes a retry safe: within 24 hours the same key with the same operation answers with the first result instead of running again ` +
   `(1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters; see "Idempotent requests" in the README).`;
 
-/** The schema with `idempotencyKey: String` on every Mutation field; resolvers never see the argument. */
+/**
+ * Sign-in and sign-out take no key: their answer is a fresh credential or a cookie on the response, which a
+ * stored answer could neither keep safely nor set again; a client simply signs in again.
+ */
+export const UNKEYED_MUTATIONS: ReadonlySet<string> = new Set(['login', 'signIn', 'signOut']);
+
+/** The schema with `idempotencyKey: String` on every Mutation field but UNKEYED_MUTATIONS; resolvers never see the argument. */
 export function withIdempotencyKeyArgument(schema: GraphQLSchema): GraphQLSchema {
   const mutation = schema.getMutationType();
   if (!mutation) return schema;
   const config = mutation.toConfig();
   const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
   for (const [name, field] of Object.entries(config.fields)) {
+    if (UNKEYED_MUTATIONS.has(name)) {
+      fields[name] = field;
+      continue;
+    }
     const resolve = field.resolve;
     fields[name] = {
       ...field,

@@ -101,16 +101,19 @@ export function tokenCountExceeds(query: string, max: number): boolean {
   return false;
 }
 
+/** The mutations that check a password (argon2) and issue a token. */
+const PASSWORD_MUTATIONS = new Set(['login', 'signIn']);
+
 /**
- * Every login runs argon2 and issues a token: a document may hold one, so
- * aliases cannot turn one request into a batch of password guesses.
+ * Every login (`login`, `signIn`) runs argon2 and issues a token: a document may
+ * hold one, so aliases cannot turn one request into a batch of password guesses.
  */
 export const oneLoginPerDocument: ValidationRule = (context) => {
   let logins = 0;
   return {
     Field(node) {
-      if (node.name.value !== 'login' || context.getParentType() !== context.getSchema().getMutationType()) return;
-      if (++logins === 2) context.reportError(limitError('too_many_logins', 'A request may hold one login field'));
+      if (!PASSWORD_MUTATIONS.has(node.name.value) || context.getParentType() !== context.getSchema().getMutationType()) return;
+      if (++logins === 2) context.reportError(limitError('too_many_logins', 'A request may hold one login field (login or signIn)'));
     },
   };
 };

@@ -3,6 +3,7 @@ import { builder } from './builder';
 import { withIdempotencyKeyArgument } from './idempotency';
 import './scalars';
 import './users';
+import './dashboardSessions';
 import './products';
 import './variants';
 import './seo';

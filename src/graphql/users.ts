@@ -78,6 +78,23 @@ const LoginPayload = builder.simpleObject('LoginPayload', {
   fields: (t) => ({ token: t.string({ description: 'Dashboard bearer token; shown once.' }), userId: t.id() }),
 });
 
+/**
+ * Checks email and password under the login throttle (per account and per address) and issues a dashboard token.
+ * A wrong email or password keeps its place in the counts; any other failure was not the client's guess.
+ */
+export async function throttledLogin(ctx: GraphQLContext, email: string, password: string, opts: { name?: string; expiresAt?: Date } = {}) {
+  if (!ctx.loginThrottle) throw new Error('logins run only where failed logins are throttled (the /graphql endpoint)');
+  const attempt = await ctx.loginThrottle.begin(email, ctx.clientAddress ?? 'unknown');
+  try {
+    const issued = await login(ctx, email, password, opts);
+    await attempt.succeeded();
+    return issued;
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'invalid_credentials')) await attempt.abandoned();
+    throw err;
+  }
+}
+
 builder.mutationField('login', (t) =>
   t.field({
     type: LoginPayload,
@@ -85,17 +102,8 @@ builder.mutationField('login', (t) =>
       'Exchanges email and password for a dashboard bearer token. One login per request; after repeated failures for an account or from an address: too_many_login_attempts (HTTP 429, Retry-After).',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      if (!ctx.loginThrottle) throw new Error('login runs only where failed logins are throttled (the /graphql endpoint)');
-      const attempt = await ctx.loginThrottle.begin(args.email, ctx.clientAddress ?? 'unknown');
-      try {
-        const { token, user } = await login(ctx, args.email, args.password);
-        await attempt.succeeded();
-        return { token, userId: user.id };
-      } catch (err) {
-        // A wrong email or password keeps its place in the counts; any other failure was not the client's guess.
-        if (!(err instanceof AppError && err.code === 'invalid_credentials')) await attempt.abandoned();
-        throw err;
-      }
+      const { token, user } = await throttledLogin(ctx, args.email, args.password);
+      return { token, userId: user.id };
     },
   }),
 );

@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticateDashboard } from '../auth/authenticate';
+import { authenticateDashboardOrSession } from '../auth/authenticate';
+import { safeEqual } from '../auth/secrets';
 import { CLIENT_CHALLENGE, missingCredential } from '../auth/challenges';
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import type { RequestContext } from '../context';
 import type { Scope } from '../domain/access';
 import { AppError } from '../errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
-import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent } from '../services/oauthAuthorize';
+import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent, SIGN_IN_FIRST } from '../services/oauthAuthorize';
+import { DASHBOARD_SIGN_IN_PATH } from '../dashboard/serve';
+import { escapeHtml, htmlPage, sendHtml } from '../docs/html';
 import { readBodyLimited } from './body';
 import { nulInQuery } from '../graphql/inputText';
 import { RestInputError, sendProblem, toProblem } from './problem';
@@ -47,20 +50,45 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
   } catch (err) {
     const problem = toProblem(err);
     if (problem.status >= 500) ctx.log.error({ err }, 'OAuth request failed');
-    sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
+    // The authorization pages are a person's: a browser gets the error as a page, other clients as a problem.
+    if (wantsHtml(req) && url.pathname.startsWith(OAUTH_BASE_PATH + '/authorize')) sendErrorPage(req, res, problem, ctx.requestId);
+    else sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
     if (!req.complete) req.resume();
   }
 }
 
-/** The consent screen and the consent POST act for the signed-in dashboard user, identified by the bearer header. */
-const asDashboardUser = async (ctx: RequestContext, req: IncomingMessage): Promise<RequestContext> => ({
-  ...ctx,
-  principal: await authenticateDashboard(ctx, req.headers),
-});
+function sendErrorPage(req: IncomingMessage, res: ServerResponse, problem: ReturnType<typeof toProblem>, requestId: string) {
+  for (const [k, v] of Object.entries(problem.headers ?? {})) res.setHeader(k, v);
+  const signIn = problem.status === 401 ? `<p><a href="${DASHBOARD_SIGN_IN_PATH}">Sign in to the dashboard</a>, then open the app's authorization link again.</p>` : '';
+  const body =
+    `<main><h1>This authorization request cannot go on</h1>` +
+    `<p>${escapeHtml(problem.detail)}</p>${signIn}` +
+    `<p class="status">Error <a href="/docs/errors/${escapeHtml(problem.code)}"><code>${escapeHtml(problem.code)}</code></a> (HTTP ${problem.status}), request ${escapeHtml(requestId)}. ` +
+    `If an app sent you here, tell its developer.</p></main>`;
+  sendHtml(res, req.method ?? 'GET', problem.status, htmlPage('Authorization error', body), { cacheControl: 'no-store' });
+}
+
+/**
+ * The consent screen and the consent POST act for the signed-in dashboard user: by the bearer header, or in a
+ * browser by the dashboard's session cookie, whose CSRF token the consent form then carries.
+ */
+async function asDashboardUser(ctx: RequestContext, req: IncomingMessage): Promise<{ userCtx: RequestContext; csrfToken?: string }> {
+  const { principal, session } = await authenticateDashboardOrSession(ctx, req.headers);
+  return { userCtx: { ...ctx, principal }, csrfToken: session?.csrfToken };
+}
+
+/** A browser's navigation (it asks for HTML): it gets pages, not JSON. */
+const wantsHtml = (req: IncomingMessage) => /\btext\/html\b/.test(String(req.headers.accept ?? ''));
 
 async function authorize(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) {
-  const outcome = await checkAuthorizationRequest(await asDashboardUser(ctx, req), url.searchParams, issuer);
+  const { userCtx, csrfToken } = await asDashboardUser(ctx, req);
+  const outcome = await checkAuthorizationRequest(userCtx, url.searchParams, issuer);
   if (outcome.kind === 'redirect') return redirect(res, 302, outcome.location);
+  if (outcome.kind === 'sign_in') {
+    // A browser signs in to the dashboard and comes back here; another client is told to send its token.
+    if (wantsHtml(req)) return redirect(res, 302, `${DASHBOARD_SIGN_IN_PATH}?return_to=${encodeURIComponent(url.pathname + url.search)}`);
+    throw missingCredential('dashboard', SIGN_IN_FIRST);
+  }
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
@@ -69,14 +97,19 @@ async function authorize(ctx: RequestContext, req: IncomingMessage, res: ServerR
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  res.end(consentPage(outcome));
+  res.end(consentPage(outcome, csrfToken));
 }
 
 async function consent(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, _url: URL, issuer: string) {
-  // Authenticated by header, never by cookie: a cross-site form post arrives without it and stops here.
-  const userCtx = await asDashboardUser(ctx, req);
-  if (userCtx.principal.kind !== 'user') throw missingCredential('dashboard', 'Send the dashboard token as "Authorization: Bearer <token>"');
+  // By the bearer header, or by the session cookie with the session's CSRF token in the form: a cross-site
+  // form post has neither (the cookie is SameSite=Lax, and another site cannot know the token).
+  const { userCtx, csrfToken } = await asDashboardUser(ctx, req);
+  if (userCtx.principal.kind !== 'user') throw missingCredential('dashboard', SIGN_IN_FIRST);
   const form = await readForm(req);
+  if (csrfToken) {
+    const sent = form.get('csrf_token');
+    if (!sent || !safeEqual(sent, csrfToken)) throw new AppError('csrf_token_invalid', 'This consent form does not belong to your dashboard session: open the authorization link again');
+  }
   const { location } = await decideConsent(userCtx, form, issuer);
   // 303 so the browser follows with a GET, never re-posting the form to the client (RFC 9700 4.12).
   redirect(res, 303, location);
@@ -166,12 +199,10 @@ function formDecode(s: string): string {
   }
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function consentPage(r: ConsentRequest): string {
+function consentPage(r: ConsentRequest, csrfToken?: string): string {
   const hidden = AUTHORIZATION_PARAMS.filter((k) => k !== 'store_id' && r.params[k] !== undefined)
     .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(r.params[k])}">`)
+    .concat(csrfToken ? [`<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">`] : [])
     .join('\n      ');
   const named = r.stores.find((s) => s.id === r.storeId);
   const store = named

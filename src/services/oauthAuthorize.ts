@@ -14,6 +14,8 @@ import { addSeconds, AUTHORIZATION_CODE_TTL_SECONDS, OAUTH_CODE_PREFIX, type OAu
  * endpoint (back half) lives in ./oauth.
  */
 
+export const SIGN_IN_FIRST = 'Sign in first: in a browser, to the dashboard; otherwise send Authorization: Bearer <dashboard token>';
+
 function problem(message: string): never {
   throw new AppError('invalid_parameter', message);
 }
@@ -54,7 +56,8 @@ export interface ConsentRequest {
   params: Record<string, string>;
 }
 
-export type AuthorizationOutcome = ConsentRequest | { kind: 'redirect'; location: string };
+/** `sign_in`: the request is sound so far (client and redirect URI) but nobody is signed in to consent. */
+export type AuthorizationOutcome = ConsentRequest | { kind: 'redirect'; location: string } | { kind: 'sign_in' };
 
 function redirectTo(redirectUri: string, values: Record<string, string | undefined>): AuthorizationRedirect {
   const url = new URL(redirectUri);
@@ -79,9 +82,7 @@ export async function checkAuthorizationRequest(ctx: RequestContext, params: URL
   const redirectUri = one(params, 'redirect_uri', problem) ?? problem('redirect_uri is required');
   if (!app.redirectUris.includes(redirectUri)) problem('redirect_uri is not registered for this app (exact match required)');
   if (app.status !== 'active') throw new AppError('app_suspended', 'This OAuth app is suspended');
-  if (!viewer) {
-    throw missingCredential('dashboard', 'Sign in first: send Authorization: Bearer <dashboard token>');
-  }
+  if (!viewer) return { kind: 'sign_in' };
 
   const states = params.getAll('state');
   const state = states.length === 1 ? states[0] : undefined;
@@ -133,6 +134,7 @@ export async function checkAuthorizationRequest(ctx: RequestContext, params: URL
 /** The user's answer on the consent page: approval creates the grant and a single-use code. */
 export async function decideConsent(ctx: RequestContext, params: URLSearchParams, issuer: string): Promise<{ location: string }> {
   const request = await checkAuthorizationRequest(ctx, params, issuer);
+  if (request.kind === 'sign_in') throw missingCredential('dashboard', SIGN_IN_FIRST);
   if (request.kind === 'redirect') return request;
   const { redirect_uri: redirectUri, state } = request.params;
   const decision = params.getAll('decision');

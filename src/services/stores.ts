@@ -163,10 +163,11 @@ export async function findStore(ctx: RequestContext, reference: string) {
 }
 
 /** Email + password login; returns a fresh dashboard token. */
-export async function login(ctx: RequestContext, email: string, password: string) {
+/** Checks email and password and issues a dashboard token (named `login` unless `opts.name` says what it is for). */
+export async function login(ctx: RequestContext, email: string, password: string, opts: { name?: string; expiresAt?: Date } = {}) {
   const user = await ctx.db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok) throw new AppError('invalid_credentials', 'Email or password is incorrect');
-  const { token } = await issueDashboardToken(ctx, user.id, { name: 'login' });
-  return { token, user };
+  const { token, id } = await issueDashboardToken(ctx, user.id, { name: opts.name ?? 'login', expiresAt: opts.expiresAt });
+  return { token, tokenId: id, user };
 }
