@@ -7,6 +7,7 @@ import { buildProgram } from '../../src/cli/command';
 import { commands } from '../../src/cli/commands';
 import { cliOn, serveDataDir, shellWords } from '../helpers/cli';
 import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -23,7 +24,7 @@ function program() {
   return { p, out };
 }
 
-describe('npm run cli: help', () => {
+describeEmbeddedProcesses('npm run cli: help', () => {
   it.each(commands.map((c) => [c.name, c] as const))('%s --help shows the description, every flag and an example', async (_name, command) => {
     const { p, out } = program();
     await expect(p.parseAsync([...command.name.split(' '), '--help'], { from: 'user' })).rejects.toMatchObject({ code: 'commander.helpDisplayed', exitCode: 0 });
@@ -63,7 +64,7 @@ describe('npm run cli: help', () => {
   });
 });
 
-describe('npm run cli', () => {
+describeEmbeddedProcesses('npm run cli', () => {
   jest.setTimeout(300_000);
 
   it('refuses unknown commands and flags with the closest match, exit 2, before opening the database', async () => {

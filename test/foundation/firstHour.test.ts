@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { cliOn } from '../helpers/cli';
-import { embeddedEnv, exited, randomPort, root } from '../helpers/serverProcess';
+import { describeEmbeddedProcesses, embeddedEnv, exited, randomPort, root } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
 const run = promisify(execFile);
@@ -42,7 +42,7 @@ async function npmStart(dataDir: string, port: number) {
   };
 }
 
-describe("a newcomer's first hour on the embedded database", () => {
+describeEmbeddedProcesses("a newcomer's first hour on the embedded database", () => {
   jest.setTimeout(600_000);
 
   it('keeps everything the CLI does while `npm start` runs: it works over HTTP at once and after a restart', async () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type CliOutcome, cliOn, shellWords } from '../helpers/cli';
-import { startServer } from '../helpers/serverProcess';
+import { describeEmbeddedProcesses, startServer } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
 /** Every line of the README's shell blocks that starts with `prefix`, in order. */
@@ -28,7 +28,7 @@ async function runVerbatim(lines: string[], outcome: (...args: string[]) => Prom
   return (command: string) => results.filter((r) => r.args.slice(0, 2).join(' ') === command).map((r) => r.output);
 }
 
-describe('the README CLI examples', () => {
+describeEmbeddedProcesses('the README CLI examples', () => {
   jest.setTimeout(300_000);
 
   it('run verbatim, in order, beside `npm start` on a fresh data directory; the token and the key they print work over HTTP at once', async () => {

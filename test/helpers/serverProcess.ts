@@ -21,6 +21,16 @@ export function embeddedEnv(dataDir: string, extra: Record<string, string> = {})
   return { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_OPTIONS: '', ...extra };
 }
 
+/**
+ * `describe` for tests whose service or CLI processes run on their own embedded database (embeddedEnv,
+ * cliOn): they do the same work whatever the test run's DATABASE_URL, so the PostgreSQL pass skips them,
+ * with this reason in their name, instead of running them a second time.
+ */
+export function describeEmbeddedProcesses(name: string, fn: () => void): void {
+  if (!process.env.DATABASE_URL) return describe(name, fn);
+  describe.skip(`${name} [runs in the embedded-database pass: its processes use their own embedded database whatever DATABASE_URL says]`, fn);
+}
+
 /** Spawns `src/server.ts` as `npm start` does (tsx), without waiting. */
 export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess & { output(): string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,8 +1,9 @@
 import { cliOn, serveDataDir } from '../helpers/cli';
 import { newTempDir } from '../helpers/templates';
 import { basicAuth, REDIRECT_URI } from './helpers';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 
-describe('npm run cli -- oauth-app', () => {
+describeEmbeddedProcesses('npm run cli -- oauth-app', () => {
   jest.setTimeout(180_000);
   it('creates, lists, suspends, reactivates apps and rotates their secret', async () => {
     const dataDir = newTempDir('catalog-oauth-cli-');

@@ -1,7 +1,8 @@
 import { cliOn, serveDataDir } from '../helpers/cli';
 import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 
-describe('npm run cli -- key …', () => {
+describeEmbeddedProcesses('npm run cli -- key …', () => {
   jest.setTimeout(180_000);
 
   it('creates, lists, rolls and revokes keys that the public API honours', async () => {

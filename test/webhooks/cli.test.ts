@@ -5,6 +5,7 @@ import { createWorker } from '../../src/jobs/worker';
 import { cliOn, serveDataDir } from '../helpers/cli';
 import { newTempDir } from '../helpers/templates';
 import { type Receiver, startReceiver, verifyDelivery } from '../helpers/webhooks';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 
 /**
  * `npm run cli -- webhook …` as real processes on an embedded database: the
@@ -31,7 +32,7 @@ function cliAllowingPrivateTargets(dataDir: string) {
   }
 }
 
-describe('npm run cli -- webhook …', () => {
+describeEmbeddedProcesses('npm run cli -- webhook …', () => {
   jest.setTimeout(300_000);
 
   it('creates, shows, updates, rolls, pings, lists and resends, replays and deletes; the receiver verifies every delivery', async () => {
