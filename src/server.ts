@@ -38,7 +38,7 @@ async function main() {
   server.listen(config.port, config.host, () => {
     app.log.info(
       { port: config.port, database: database.description, ms: Date.now() - started },
-      `listening on http://localhost:${config.port} (GraphiQL at /graphql)`,
+      `listening on http://localhost:${config.port} (dashboard at /dashboard, GraphiQL at /graphql, API reference at /docs)`,
     );
   });
 
@@ -72,6 +72,7 @@ function printDemo(demo: { token: string; storeId: string; email: string; passwo
   const lines = [
     '',
     'Demo store seeded (shown once):',
+    `  dashboard: http://localhost:${port}/dashboard (sign in as the owner)`,
     `  owner:     ${demo.email} / ${demo.password}`,
     `  store id:  ${demo.storeId}`,
     `  token:     ${demo.token}`,
