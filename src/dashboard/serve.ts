@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -53,10 +53,22 @@ interface CachedFile {
 
 const gzip = promisify(gzipCallback);
 const files = new Map<string, Promise<CachedFile | null>>();
+const indexMtime = new Map<string, number | null>();
 
-/** A file of the build, read once and kept (the build never changes under a running process; a missing one is looked for again). */
-function buildFile(dir: string, relative: string): Promise<CachedFile | null> {
+/**
+ * A file of the build, read once and kept; a missing one is looked for again. The hashed assets never change
+ * under their names; index.html is read again when a new build has replaced it (`npm run dashboard:build`
+ * while the service runs), so it never points at assets that are gone.
+ */
+async function buildFile(dir: string, relative: string): Promise<CachedFile | null> {
   const key = path.join(dir, relative);
+  if (relative === 'index.html') {
+    const mtime = await stat(key).then((st) => st.mtimeMs, () => null);
+    if (mtime !== indexMtime.get(key)) {
+      files.delete(key);
+      indexMtime.set(key, mtime);
+    }
+  }
   let file = files.get(key);
   if (!file) {
     file = (async () => {

@@ -1,5 +1,5 @@
 import { csrfTokenFor } from '../auth/sessionCookie';
-import { revokeDashboardToken } from '../auth/dashboardTokens';
+import { authenticateDashboardToken, revokeDashboardToken } from '../auth/dashboardTokens';
 import { builder, type GraphQLContext } from './builder';
 import { throttledLogin } from './users';
 
@@ -47,6 +47,9 @@ builder.mutationField('signIn', (t) =>
       const { token, user } = await throttledLogin(ctx, args.email, args.password, { name: 'dashboard session', expiresAt });
       if (ctx.session) await revokeDashboardToken(ctx, ctx.session.tokenId);
       cookie.set(token, expiresAt);
+      // The rest of this request acts as the user who signed in: the selection under signIn (the user's
+      // memberships, say) is resolved as their next request would be.
+      ctx.principal = await authenticateDashboardToken(ctx, token);
       return { csrfToken: csrfTokenFor(token), expiresAt, userId: user.id };
     },
   }),

@@ -56,6 +56,11 @@ describe('dashboard session cookie', () => {
     expect(sessionSetCookie('svc_dash_x', new Date(60_000), new Date(0), true)).toMatch(/;\s*Secure/);
   });
 
+  it('signIn answers as the signed-in user: their memberships show in its selection', async () => {
+    const res = await t.graphql('mutation($email: String!, $password: String!) { signIn(email: $email, password: $password) { user { memberships { role store { id } } } } }', { email, password: PASSWORD });
+    expect(res.body.data.signIn.user.memberships).toEqual([{ role: 'owner', store: { id: a.storeId } }]);
+  });
+
   it('the cookie signs /graphql in: dashboardSession gives the CSRF token, queries need nothing more', async () => {
     const { cookie, csrfToken } = await signIn();
     const res = await t.graphql(SESSION, {}, { headers: { cookie } });

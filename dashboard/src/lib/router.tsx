@@ -1,0 +1,71 @@
+import { type AnchorHTMLAttributes, type MouseEvent, useMemo, useSyncExternalStore } from 'react';
+
+/**
+ * A small History API router for the pages under /dashboard/ (the service answers every path below it
+ * with index.html). Paths inside the app are written without the base: "products/42".
+ */
+export const BASE = import.meta.env.BASE_URL.endsWith('/') ? import.meta.env.BASE_URL : `${import.meta.env.BASE_URL}/`;
+
+const CHANGE = 'dashboard:navigate';
+
+function subscribe(callback: () => void): () => void {
+  window.addEventListener('popstate', callback);
+  window.addEventListener(CHANGE, callback);
+  return () => {
+    window.removeEventListener('popstate', callback);
+    window.removeEventListener(CHANGE, callback);
+  };
+}
+
+const snapshot = () => window.location.pathname + window.location.search;
+
+export function href(to: string): string {
+  return BASE + to.replace(/^\//, '');
+}
+
+/** The current location: path (no base, no leading or trailing slash) and its query parameters. */
+export function useLocation(): { path: string; search: URLSearchParams } {
+  const current = useSyncExternalStore(subscribe, snapshot);
+  return useMemo(() => {
+    const url = new URL(current, window.location.origin);
+    let path = url.pathname.startsWith(BASE) ? url.pathname.slice(BASE.length) : url.pathname.replace(/^\//, '');
+    path = path.replace(/\/+$/, '');
+    return { path: decodeURI(path), search: url.searchParams };
+  }, [current]);
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  const target = href(to);
+  if (target === snapshot()) return;
+  if (options.replace) window.history.replaceState(null, '', target);
+  else window.history.pushState(null, '', target);
+  window.dispatchEvent(new Event(CHANGE));
+  // A new page starts at its top, as a page load would.
+  if (!options.replace) window.scrollTo(0, 0);
+}
+
+/** Matches "products/:id" against a path; returns the parameters or null. */
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const parts = pattern.split('/').filter(Boolean);
+  const actual = path.split('/').filter(Boolean);
+  if (parts.length !== actual.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.startsWith(':')) params[part.slice(1)] = actual[i]!;
+    else if (part !== actual[i]) return null;
+  }
+  return params;
+}
+
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string };
+
+export function Link({ to, onClick, ...rest }: LinkProps) {
+  const onLinkClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  return <a href={href(to)} onClick={onLinkClick} {...rest} />;
+}

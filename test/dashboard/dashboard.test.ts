@@ -1,0 +1,371 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { issueDashboardToken } from '../../src/auth/dashboardTokens';
+import { createStore, createUser } from '../../src/services/stores';
+import { describeInBrowser, launchBrowser, screenshot, watchPage, type PageWatch } from '../helpers/browser';
+import { testContext } from '../helpers/context';
+import { startTestServer, type TestServer } from '../helpers/harness';
+import { root } from '../helpers/serverProcess';
+
+/**
+ * The merchant dashboard (/dashboard) in headless Chromium against the real service: sign in, create a product
+ * with an image, edit it (and meet a version conflict), publish it, see it in its history, switch to test mode,
+ * create an API key and use it, look at webhooks and the team, sign out. Every screen is checked with axe-core
+ * (no serious or critical violation) and saved as a screenshot in test-artifacts/; no request may leave the
+ * service's origin and the page may log no error (Chromium reports Content-Security-Policy violations there).
+ */
+
+const DIST_INDEX = path.join(root, 'dashboard', 'dist', 'index.html');
+
+/** The newest modification time under a directory (the dashboard's sources). */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    if (name.startsWith('generated')) continue;
+    const stat = statSync(path.join(dir, name));
+    if (stat.isFile()) newest = Math.max(newest, stat.mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the dashboard when dashboard/dist is missing or older than its sources (as `npm run dashboard:build`). */
+function ensureDashboardBuilt(): void {
+  const sources = Math.max(newestSource(path.join(root, 'dashboard', 'src')), statSync(path.join(root, 'dashboard', 'index.html')).mtimeMs, statSync(path.join(root, 'schema.graphql')).mtimeMs);
+  if (existsSync(DIST_INDEX) && statSync(DIST_INDEX).mtimeMs >= sources) return;
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-dashboard.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  if (result.status !== 0) throw new Error(`dashboard build failed:\n${result.stdout}${result.stderr}`);
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * Runs axe-core on the page and returns its serious and critical violations. The script is evaluated through
+ * the DevTools protocol: an injected <script> element would be (rightly) refused by the page's
+ * Content-Security-Policy, which allows no inline script.
+ */
+async function axeProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/** Each screen: no serious or critical accessibility problem, and a screenshot. */
+async function checkScreen(page: Page, name: string, problems: Record<string, string[]>): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  problems[name] = await axeProblems(page);
+  await screenshot(page, `dashboard-${name}.png`);
+}
+
+async function pngBytes(): Promise<Buffer> {
+  return sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .png()
+    .toBuffer();
+}
+
+/** Drops a file on an element the way a browser drag and drop does. */
+async function dropFile(page: Page, selector: string, file: { name: string; type: string; bytes: Buffer }): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(({ name, type, base64 }) => {
+    const transfer = new DataTransfer();
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    transfer.items.add(new File([bytes], name, { type }));
+    return transfer;
+  }, { name: file.name, type: file.type, base64: file.bytes.toString('base64') });
+  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
+  await page.dispatchEvent(selector, 'drop', { dataTransfer });
+}
+
+/** The errors a deliberately refused request makes Chromium log ("Failed to load resource: … status of 401"). */
+function takeExpectedErrors(watch: PageWatch, status: number): string[] {
+  const expected = watch.errors.filter((e) => e.includes(`status of ${status}`));
+  const others = watch.errors.filter((e) => !e.includes(`status of ${status}`));
+  watch.errors.length = 0;
+  watch.errors.push(...others);
+  return expected;
+}
+
+/** Polls until check passes (playwright-core has no web-first assertions); returns the last value. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeout = 10_000): Promise<T> {
+  const until = Date.now() + timeout;
+  let value = await read();
+  while (!check(value)) {
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
+/** Waits until the locator's text contains (or, with absent, no longer contains) the text. */
+async function hasText(locator: Locator, text: string, absent = false): Promise<void> {
+  await eventually(
+    () => locator.innerText(),
+    (value) => value.includes(text) !== absent,
+    `${absent ? 'text without' : 'text with'} ${JSON.stringify(text)}`,
+  );
+}
+
+/** A link of the main navigation. */
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+async function count(locator: Locator, check: (n: number) => boolean, what: string): Promise<number> {
+  return eventually(() => locator.count(), check, what);
+}
+
+describeInBrowser('the merchant dashboard in headless Chromium', () => {
+  let t: TestServer;
+  let browser: Browser;
+  const email = `merchant-${Date.now().toString(36)}@example.test`;
+  const password = 'a long dashboard password';
+  let storeId: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    t = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const user = await createUser(testContext(), { email, name: 'Mira Merchant', password });
+    userId = user.id;
+    const store = await createStore(testContext(), { name: 'Mira’s Hats', currency: 'EUR', ownerId: user.id });
+    storeId = store.id;
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('signs in, manages a product with an image through its history, uses test mode and an API key, and signs out', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const watch = watchPage(page, t.url);
+    const problems: Record<string, string[]> = {};
+
+    // Sign-in page; a wrong password is explained.
+    const response = await page.goto(`${t.url}/dashboard/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.getByRole('heading', { name: 'Sign in to your store' }).waitFor();
+    await checkScreen(page, 'sign-in', problems);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The email or password is not right.' }).waitFor();
+    expect(takeExpectedErrors(watch, 401).length).toBeGreaterThan(0);
+    await checkScreen(page, 'sign-in-error', problems);
+
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
+    await page.getByText('No products yet.').waitFor();
+    await hasText(page.getByRole('banner'), 'Mira Merchant');
+    await checkScreen(page, 'products-empty', problems);
+
+    // A category first: a product needs one.
+    await nav(page, 'Categories').click();
+    await page.getByRole('heading', { name: 'Categories', level: 1 }).waitFor();
+    const newCategory = page.getByRole('form', { name: 'New category' });
+    await newCategory.getByLabel('Name').fill('Winter hats');
+    expect(await newCategory.getByLabel('Slug').inputValue()).toBe('winter-hats');
+    await newCategory.getByRole('button', { name: 'Add category' }).click();
+    await page.getByText('Added “Winter hats”.').waitFor();
+    await checkScreen(page, 'categories', problems);
+
+    // Create a product with a variant and a search listing.
+    await nav(page, 'Products').click();
+    await page.getByRole('link', { name: 'New product' }).click();
+    await page.getByRole('heading', { name: 'New product' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Alpine Beanie');
+    await page.getByRole('button', { name: 'Generate description' }).click();
+    await eventually(() => page.getByLabel('Description', { exact: true }).inputValue(), (v) => v.includes('Alpine Beanie'), 'generated description');
+    await page.getByLabel('Price (EUR)').fill('19.90');
+    await page.getByLabel('Inventory', { exact: true }).fill('12');
+    await page.getByRole('checkbox', { name: 'Winter hats' }).check();
+    await page.getByLabel('Tags').fill('wool, winter');
+    await page.getByRole('button', { name: 'Add variant' }).click();
+    await page.getByLabel('SKU of variant 1').fill('ALP-RED');
+    await page.getByLabel('Title of variant 1').fill('Red');
+    await page.getByLabel('Options of variant 1').fill('Color=Red');
+    await page.getByLabel('Inventory of variant 1').fill('5');
+    await page.getByLabel('Page title').fill('Alpine Beanie in merino wool');
+    await page.getByLabel('URL slug').fill('alpine-beanie');
+    await hasText(page.locator('.serp-title'), 'Alpine Beanie in merino wool');
+    await checkScreen(page, 'product-new', problems);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByText('Created “Alpine Beanie”.').waitFor();
+    await page.getByRole('heading', { name: 'Alpine Beanie', level: 1 }).waitFor();
+    const productId = new URL(page.url()).pathname.split('/').pop()!;
+    expect(await page.getByLabel('SKU of variant 1').inputValue()).toBe('ALP-RED');
+    expect(await page.getByLabel('URL slug').inputValue()).toBe('alpine-beanie');
+
+    // Images: a file that is no image is refused with the service's reason; a PNG dropped on the zone is added.
+    await dropFile(page, '[data-testid=image-dropzone]', { name: 'notes.png', type: 'image/png', bytes: Buffer.from('just text') });
+    await page.getByRole('alert').filter({ hasText: 'notes.png' }).waitFor();
+    takeExpectedErrors(watch, 415);
+    await dropFile(page, '[data-testid=image-dropzone]', { name: 'red.png', type: 'image/png', bytes: await pngBytes() });
+    await page.getByText('Uploaded red.png.').waitFor();
+    const image = page.getByRole('img', { name: 'Image 1 of Alpine Beanie' });
+    await image.waitFor();
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
+    await checkScreen(page, 'product-edit', problems);
+
+    // Edit and save.
+    await page.getByLabel('Price (EUR)').fill('21.50');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.', { exact: true }).waitFor();
+
+    // Someone else saves meanwhile: saving is refused with an explanation and a Reload button.
+    const { token } = await issueDashboardToken(testContext(), userId);
+    const other = await t.graphql('mutation($s: ID!, $id: ID!) { updateProduct(storeId: $s, id: $id, input: {inventoryQuantity: 30}) { version } }', { s: storeId, id: productId }, { token });
+    expect(other.body.errors).toBeUndefined();
+    await page.getByLabel('Name', { exact: true }).fill('Alpine Beanie (merino)');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('This product changed since you opened it.').waitFor();
+    await checkScreen(page, 'product-conflict', problems);
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.getByText('Reloaded the latest version of the product.').waitFor();
+    expect(await page.getByLabel('Inventory', { exact: true }).inputValue()).toBe('30');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Alpine Beanie');
+
+    // Publish.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText('Published: the product is active.').waitFor();
+    await page.getByRole('button', { name: 'Unpublish', exact: true }).waitFor();
+
+    // Its history shows what happened, newest first.
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('heading', { name: 'History of Alpine Beanie' }).waitFor();
+    const timeline = page.locator('.timeline-item');
+    await count(timeline, (n) => n >= 6, 'history entries');
+    await hasText(timeline.first(), 'Published');
+    const priceChange = timeline.filter({ hasText: 'Updated' }).filter({ has: page.getByRole('rowheader', { name: 'price' }) });
+    await hasText(priceChange, '21.5');
+    await count(timeline.filter({ hasText: 'Image added' }), (n) => n === 1, 'image added entries');
+    await hasText(timeline.last(), 'Created');
+    await checkScreen(page, 'product-history', problems);
+
+    // The list shows it active; bulk unpublish and publish again.
+    await nav(page, 'Products').click();
+    const row = page.getByRole('row').filter({ hasText: 'Alpine Beanie' });
+    await hasText(row, 'Active');
+    await row.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Unpublish selected' }).click();
+    await page.getByText('Unpublished 1 of 1 product.').waitFor();
+    await hasText(row, 'Draft');
+    await row.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
+    await page.getByText('Published 1 of 1 product.').waitFor();
+    await hasText(row, 'Active');
+    await page.getByLabel('Search').fill('alpine');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/q=alpine/);
+    await count(page.getByRole('row'), (n) => n === 2, 'rows (header and one product)');
+    await checkScreen(page, 'products', problems);
+
+    // Test mode: a banner, and the test catalog is empty.
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.getByText('Test mode', { exact: true }).first().waitFor();
+    await hasText(page.getByRole('banner'), 'you are working on the test data');
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByText('The test catalog is empty.').waitFor();
+    await checkScreen(page, 'products-test-mode', problems);
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await hasText(page.getByRole('banner'), 'you are working on the test data', true);
+    await page.getByRole('link', { name: 'Alpine Beanie' }).waitFor();
+
+    // An API key: created, shown once, and it works on the public API.
+    await nav(page, 'API keys').click();
+    await page.getByText('No live API keys yet.').waitFor();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('ERP sync');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secretBox = page.getByRole('textbox', { name: 'New API key “ERP sync”' });
+    await secretBox.waitFor();
+    const secret = await secretBox.inputValue();
+    expect(secret).toMatch(/^svc_live_sk_/);
+    await page.getByRole('row').filter({ hasText: 'ERP sync' }).waitFor();
+    await checkScreen(page, 'api-keys', problems);
+    const publicList = await fetch(`${t.url}/api/public/v1/products`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(publicList.status).toBe(200);
+    const listed = (await publicList.json()) as { data: { id: string; name: string; status: string }[] };
+    expect(listed.data.map((p) => [p.id, p.name, p.status])).toEqual([[productId, 'Alpine Beanie', 'active']]);
+    await page.getByRole('button', { name: 'I have stored it safely' }).click();
+    await count(page.getByRole('textbox', { name: 'New API key “ERP sync”' }), (n) => n === 0, 'secret boxes');
+
+    // Signing in again elsewhere in this browser replaces the session, so the page's CSRF token goes stale: the
+    // dashboard reads the new one and retries, and the revocation goes through.
+    const renewed = await page.evaluate(
+      async ([e, p]) => {
+        const res = await fetch('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }', variables: { e, p } }),
+        });
+        return res.status;
+      },
+      [email, password],
+    );
+    expect(renewed).toBe(200);
+    const keyRow = page.getByRole('row').filter({ hasText: 'ERP sync' });
+    await keyRow.getByRole('button', { name: 'Revoke ERP sync' }).click();
+    await keyRow.getByRole('button', { name: 'Revoke now' }).click();
+    await page.getByText('Revoked “ERP sync”.').waitFor();
+    await hasText(keyRow, 'Revoked');
+    expect((await fetch(`${t.url}/api/public/v1/products`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+
+    // Webhooks: an endpoint, a ping in its delivery log.
+    await nav(page, 'Webhooks').click();
+    await page.getByText('No live webhook endpoints yet.').waitFor();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hooks');
+    await page.getByRole('button', { name: 'Add endpoint' }).last().click();
+    await page.getByRole('textbox', { name: 'Signing secret of the new endpoint' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Signing secret of the new endpoint' }).inputValue()).toMatch(/^whsec_/);
+    await checkScreen(page, 'webhooks', problems);
+    await page.getByRole('link', { name: 'http://127.0.0.1:9/hooks' }).click();
+    await page.getByRole('heading', { name: 'Webhook endpoint' }).waitFor();
+    await page.getByRole('button', { name: 'Send a ping' }).click();
+    await page.getByText('Ping queued').waitFor();
+    await page.getByRole('cell', { name: /ping/ }).first().waitFor();
+    await checkScreen(page, 'webhook-endpoint', problems);
+
+    // Team.
+    await nav(page, 'Team').click();
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await checkScreen(page, 'team', problems);
+
+    // Activity (the store's whole history).
+    await nav(page, 'Activity').click();
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    await page.locator('.timeline-item').first().waitFor();
+    await checkScreen(page, 'activity', problems);
+
+    // Sign out: back to the sign-in page, also after a reload (the cookie is gone).
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to your store' }).waitFor();
+
+    expect(problems).toEqual(Object.fromEntries(Object.keys(problems).map((k) => [k, []])));
+    expect(watch.external()).toEqual([]);
+    expect(watch.errors).toEqual([]);
+    expect(watch.requests.some((u) => u.startsWith(`${t.url}/dashboard/assets/`))).toBe(true);
+    await page.close();
+  }, 90_000);
+});
+
