@@ -44,3 +44,13 @@ export function requireCatalogWrite(ctx: RequestContext, storeId: string): void 
   if (credential ? credential.storeId === storeId && hasScope(credential, 'products:write') : hasStorePermission(userOf(ctx.principal), storeId, 'manage_products')) return;
   throw accessDenied(ctx.principal, ['products:write']);
 }
+
+/**
+ * Throws accessDenied unless the request may manage the store's team: its owner (Shopify's rule for staff
+ * accounts: no permission a member holds lets them change members), or the operator.
+ */
+export function requireStoreOwner(ctx: RequestContext, storeId: string): void {
+  if (ctx.principal.kind === 'operator' || ctx.principal.kind === 'system') return;
+  if (userOf(ctx.principal)?.memberships.some((m) => m.storeId === storeId && m.role === 'owner')) return;
+  throw accessDenied(ctx.principal);
+}

@@ -1,7 +1,9 @@
-import type { Permission } from '../domain/access';
+import { requireStoreOwner } from '../auth/access';
+import { type Permission, PERMISSIONS } from '../domain/access';
+import { isUuid } from '../domain/ids';
 import { hasStorePermission, userOf } from '../domain/principal';
-import { AppError } from '../errors';
-import { login } from '../services/stores';
+import { AppError, notFound } from '../errors';
+import { addMember, login, removeMember } from '../services/stores';
 import { builder, type GraphQLContext, nothingToLoad } from './builder';
 
 /**
@@ -38,11 +40,72 @@ builder.prismaObject('User', {
 
 builder.prismaObject('Membership', {
   fields: (t) => ({
-    role: t.exposeString('role'),
+    role: t.exposeString('role', { description: 'owner or staff' }),
     permissions: t.exposeStringList('permissions'),
     store: t.relation('store'),
+    user: t.relation('user', { description: 'The member (reached through the member list, which only the store\'s owner reads, or through the user itself).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the user joined the store.' }),
   }),
 });
+
+const PERMISSION_LIST = PERMISSIONS.join(', ');
+const memberWhere = (storeId: string, userId: string) => ({ storeId_userId: { storeId, userId } });
+
+builder.queryField('storeMembers', (t) =>
+  t.prismaField({
+    type: ['Membership'],
+    description: "The store's team: the owner first, then staff by when they joined. Only the store's owner may read it.",
+    args: { storeId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireStoreOwner(ctx, args.storeId);
+      return ctx.db.membership.findMany({ ...query, where: { storeId: args.storeId }, orderBy: [{ role: 'asc' }, { createdAt: 'asc' }] });
+    },
+  }),
+);
+
+builder.mutationField('addStoreMember', (t) =>
+  t.prismaField({
+    type: 'Membership',
+    description:
+      `Adds an existing user (accounts are made with the CLI: \`user create\`) to the store as staff with these permissions (${PERMISSION_LIST}). ` +
+      'Unknown email: not_found; already a member: conflict. Only the store\'s owner may.',
+    args: { storeId: t.arg.id({ required: true }), email: t.arg.string({ required: true }), permissions: t.arg.stringList({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireStoreOwner(ctx, args.storeId);
+      const user = await ctx.db.user.findUnique({ where: { email: args.email.trim().toLowerCase() }, select: { id: true } });
+      if (!user) throw new AppError('not_found', 'No account with this email', { errors: [{ field: 'email', code: 'not_found', message: 'no account with this email' }] });
+      const added = await addMember(ctx, { storeId: args.storeId, userId: user.id, permissions: args.permissions as Permission[] }, { existing: 'refuse' });
+      return ctx.db.membership.findUniqueOrThrow({ ...query, where: memberWhere(added.storeId, added.userId) });
+    },
+  }),
+);
+
+builder.mutationField('updateStoreMember', (t) =>
+  t.prismaField({
+    type: 'Membership',
+    description: `Replaces a staff member's permissions (${PERMISSION_LIST}); the owner's cannot change (conflict). Only the store's owner may.`,
+    args: { storeId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }), permissions: t.arg.stringList({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireStoreOwner(ctx, args.storeId);
+      if (!isUuid(args.userId)) throw notFound('Member');
+      const updated = await addMember(ctx, { storeId: args.storeId, userId: args.userId, permissions: args.permissions as Permission[] }, { existing: 'required' });
+      return ctx.db.membership.findUniqueOrThrow({ ...query, where: memberWhere(updated.storeId, updated.userId) });
+    },
+  }),
+);
+
+builder.mutationField('removeStoreMember', (t) =>
+  t.field({
+    type: 'Boolean',
+    description: "Removes a staff member from the store (their access ends at once); the owner cannot be removed (conflict). Only the store's owner may.",
+    args: { storeId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      requireStoreOwner(ctx, args.storeId);
+      await removeMember(ctx, args.storeId, args.userId);
+      return true;
+    },
+  }),
+);
 
 builder.prismaObject('Store', {
   fields: (t) => ({

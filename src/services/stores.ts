@@ -71,14 +71,21 @@ const AddMember = z.object({
 
 const memberInclude = { user: { select: { email: true, name: true } } } as const;
 
-/** Adds a staff member, or replaces the permissions of an existing one (the same permissions again change nothing). */
-export async function addMember(ctx: RequestContext, input: z.input<typeof AddMember>) {
+/**
+ * Adds a staff member, or replaces the permissions of an existing one (the same permissions again change nothing).
+ * `existing`: `refuse` answers 409 for a user who is already a member (adding is then only adding);
+ * `required` answers 404 for one who is not and 409 for the owner (changing is then only changing a staff member's permissions).
+ */
+export async function addMember(ctx: RequestContext, input: z.input<typeof AddMember>, opts: { existing?: 'refuse' | 'required' } = {}) {
   const data = parseInput(AddMember, input);
   const store = await ctx.db.store.findUnique({ where: { id: data.storeId }, select: { ownerId: true } });
   if (!store) throw notFound('Store');
   const membership = await transaction(ctx, async (t) => {
     const where = { storeId_userId: { storeId: data.storeId, userId: data.userId } };
     const before = await t.tx.membership.findUnique({ where, include: memberInclude });
+    if (before && opts.existing === 'refuse') throw new AppError('conflict', `${before.user.email} is already a member of this store; change their permissions instead`);
+    if (!before && opts.existing === 'required') throw notFound('Member');
+    if (before?.role === 'owner' && opts.existing === 'required') throw new AppError('conflict', "The owner's permissions are all of them and cannot be changed");
     if (!before) {
       const added = await t.tx.membership.create({ data: { ...data, role: store.ownerId === data.userId ? 'owner' : 'staff' }, include: memberInclude });
       emitMemberEvent(t, 'member.added', added);
