@@ -33,8 +33,14 @@ builder.mutationField('setProductSeo', (t) =>
   t.prismaField({
     type: 'Seo',
     description: "Sets (replaces) a product's SEO record.",
-    args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), input: t.arg({ type: SeoInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    args: {
+      storeId: t.arg.id({ required: true }),
+      productId: t.arg.id({ required: true }),
+      input: t.arg({ type: SeoInput, required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
+    },
     authScopes: (_root, args) => writeProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => setSeo(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.input, query),
+    resolve: (query, _root, args, ctx) => setSeo(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.input, query, { expectedVersion: args.expectedVersion }),
   }),
 );

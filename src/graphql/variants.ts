@@ -54,8 +54,10 @@ builder.mutationField('replaceProductVariants', (t) =>
       mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       productId: t.arg.id({ required: true }),
       variants: t.arg({ type: [VariantInput], required: true }),
+      expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
     },
     authScopes: (_root, args) => writeProducts(args.storeId),
-    resolve: (query, _root, args, ctx) => replaceVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants.map(defined), query),
+    resolve: (query, _root, args, ctx) =>
+      replaceVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants.map(defined), query, { expectedVersion: args.expectedVersion }),
   }),
 );

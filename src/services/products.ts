@@ -294,6 +294,14 @@ const sameSet = (a: string[], b: string[]) => {
   return x.size === new Set(b).size && b.every((v) => x.has(v));
 };
 
+/** Optimistic concurrency: when an expected version is given and the product's differs, 412 precondition_failed and nothing is written. */
+export function requireVersion(product: { version: number }, expectedVersion: number | null | undefined): void {
+  if (expectedVersion == null || expectedVersion === product.version) return;
+  throw new AppError('precondition_failed', `The product was modified (version ${product.version}, expected ${expectedVersion}); reload and retry`, {
+    details: { current_version: product.version },
+  });
+}
+
 /**
  * Partial update guarded by optimistic concurrency: when `expectedVersion` is
  * given and the stored version differs, nothing is written and 412 is returned.
@@ -313,11 +321,7 @@ export async function updateProduct(
     // Categories are read only when the update sets them (undefined leaves them out of the read).
     const parts = { variants: { select: { sku: true } }, categories: data.categorySlugs !== undefined ? PRODUCT_VIEW_INCLUDE.categories : undefined };
     const before = await productBeforeWrite(t, storeId, id, parts as { variants: { select: { sku: true } }; categories: typeof PRODUCT_VIEW_INCLUDE.categories });
-    if (opts.expectedVersion != null && opts.expectedVersion !== before.version) {
-      throw new AppError('precondition_failed', `The product was modified (version ${before.version}, expected ${opts.expectedVersion}); reload and retry`, {
-        details: { current_version: before.version },
-      });
-    }
+    requireVersion(before, opts.expectedVersion);
     const schedule = scheduleAfterWrite(t, before, data.status ?? before.status, data);
     const scheduleChanged = !sameTime(schedule.publishAt, before.publishAt) || !sameTime(schedule.unpublishAt, before.unpublishAt);
     // Nothing to change: no new version, so the caller's ETag stays valid.

@@ -5,7 +5,7 @@ import { transaction } from '../events/outbox';
 import { AppError, notFound } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
 import { PRODUCT_VIEW_INCLUDE } from './representations';
-import { emitProductEvent, isUuid, productBeforeWrite, writeProductVersion } from './products';
+import { emitProductEvent, isUuid, productBeforeWrite, requireVersion, writeProductVersion } from './products';
 import { slug } from './slugs';
 import { parseInput } from './validation';
 
@@ -54,7 +54,7 @@ export type SeoWrite = z.input<typeof SeoInput>;
  * absent, null or blank is cleared (noindex becomes false). The record is
  * created on first use.
  */
-export async function setSeo(ctx: RequestContext, storeId: string, productId: string, input: SeoWrite, query: SeoQuery = {}) {
+export async function setSeo(ctx: RequestContext, storeId: string, productId: string, input: SeoWrite, query: SeoQuery = {}, opts: { expectedVersion?: number | null } = {}) {
   const data = parseInput(SeoInput, input);
   if (!isUuid(productId)) throw notFound('Product');
   const fields = {
@@ -68,6 +68,7 @@ export async function setSeo(ctx: RequestContext, storeId: string, productId: st
   try {
     return await transaction(ctx, async (t) => {
       const before = await productBeforeWrite(t, storeId, productId, { seo: true });
+      requireVersion(before, opts.expectedVersion);
       // The same record again changes nothing: no new product version, no event.
       if (before.seo && (Object.keys(fields) as (keyof typeof fields)[]).every((k) => before.seo![k] === fields[k])) {
         return t.tx.seo.findUniqueOrThrow({ ...query, where: { productId } });

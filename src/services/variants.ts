@@ -6,7 +6,7 @@ import { AppError, type FieldError, notFound, validationError } from '../errors'
 import { violatedUniqueIndex } from './dbErrors';
 import { catalogOf } from './catalogScope';
 import { PRODUCT_VIEW_INCLUDE } from './representations';
-import { emitProductEvent, isUuid, Price, productBeforeWrite, searchText, writeProductVersion } from './products';
+import { emitProductEvent, isUuid, Price, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
 import { withIncludes } from './queryMerge';
 import { variantView } from './representations';
 import { parseInput, withOpaqueKeysInMessages } from './validation';
@@ -55,11 +55,11 @@ export function parseVariants(input: unknown) {
   const firstCombo = new Map<string, number>();
   rows.forEach((v, i) => {
     const sameSku = firstSku.get(v.sku);
-    if (sameSku !== undefined) errors.push({ field: `variants.${i}.sku`, code: 'duplicate_sku', message: `SKU "${v.sku}" is also used by variant ${sameSku}` });
+    if (sameSku !== undefined) errors.push({ field: `variants.${i}.sku`, code: 'duplicate_sku', message: `SKU "${v.sku}" is also used by variants.${sameSku}` });
     else firstSku.set(v.sku, i);
     const sameCombo = firstCombo.get(v.optionsKey);
     if (sameCombo !== undefined) {
-      errors.push({ field: `variants.${i}.options`, code: 'duplicate_options', message: `the option combination ${v.optionsKey} is also used by variant ${sameCombo}` });
+      errors.push({ field: `variants.${i}.options`, code: 'duplicate_options', message: `the option combination ${v.optionsKey} is also used by variants.${sameCombo}` });
     } else firstCombo.set(v.optionsKey, i);
   });
   if (errors.length) throw validationError(errors);
@@ -82,13 +82,14 @@ export async function listVariants(ctx: RequestContext, storeId: string, product
  * it survive a replace. The product's search text gains the SKUs and its
  * version is bumped (an If-Match taken before the replace is stale after it).
  */
-export async function replaceVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}) {
+export async function replaceVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
   const rows = parseVariants(input);
   if (!isUuid(productId)) throw notFound('Product');
   const skus = rows.map((v) => v.sku);
   try {
     return await transaction(ctx, async (t) => {
       const before = await productBeforeWrite(t, storeId, productId, { _count: PRODUCT_VIEW_INCLUDE._count });
+      requireVersion(before, opts.expectedVersion);
       let previous: Awaited<ReturnType<typeof t.tx.variant.findMany>> = [];
       const after = await writeProductVersion(t, before, { searchText: searchText(before, skus) }, {}, async () => {
         // The product row is locked now, so concurrent replaces of one product run one after the other.

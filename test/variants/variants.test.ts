@@ -157,7 +157,7 @@ describe('variant validation (422, nothing written)', () => {
     const res = await put(a, p.id, { variants: [ok({ sku: 'DUP-1' }), ok({ sku: 'DUP-1', options: { Size: 'L' } })] });
     const problem = expectProblem(res, 422, 'validation_failed');
     expect(problem.errors).toEqual([expect.objectContaining({ field: 'variants.1.sku', code: 'duplicate_sku' })]);
-    expect(problem.errors![0].message).toContain('variant 0');
+    expect(problem.errors![0].message).toContain('also used by variants.0');
   });
 
   it('rejects the same option combination twice, whatever the key order', async () => {
