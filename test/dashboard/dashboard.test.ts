@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { issueDashboardToken } from '../../src/auth/dashboardTokens';
-import { createStore, createUser } from '../../src/services/stores';
+import { addMember, createStore, createUser, listMembers } from '../../src/services/stores';
 import { describeInBrowser, launchBrowser, screenshot, watchPage, type PageWatch } from '../helpers/browser';
 import { testContext } from '../helpers/context';
 import { startTestServer, type TestServer } from '../helpers/harness';
@@ -13,7 +13,8 @@ import { root } from '../helpers/serverProcess';
 /**
  * The merchant dashboard (/dashboard) in headless Chromium against the real service: sign in, create a product
  * with an image, edit it (and meet a version conflict), publish it, see it in its history, switch to test mode,
- * create an API key and use it, look at webhooks and the team, sign out. Every screen is checked with axe-core
+ * create an API key and use it, look at webhooks, add a second user to the team (and change and remove them), sign out;
+ * and the Team screen of a staff member, who sees only their own role and permissions. Every screen is checked with axe-core
  * (no serious or critical violation) and saved as a screenshot in test-artifacts/; no request may leave the
  * service's origin and the page may log no error (Chromium reports Content-Security-Policy violations there).
  */
@@ -133,8 +134,10 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
   let browser: Browser;
   const email = `merchant-${Date.now().toString(36)}@example.test`;
   const password = 'a long dashboard password';
+  const staffEmail = `staff-${Date.now().toString(36)}@example.test`;
   let storeId: string;
   let userId: string;
+  let staffId: string;
 
   beforeAll(async () => {
     ensureDashboardBuilt();
@@ -143,6 +146,8 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     userId = user.id;
     const store = await createStore(testContext(), { name: 'Mira’s Hats', currency: 'EUR', ownerId: user.id });
     storeId = store.id;
+    // A second account, not yet in the store: the owner adds it on the Team screen.
+    staffId = (await createUser(testContext(), { email: staffEmail, name: 'Sam Staff', password })).id;
     browser = await launchBrowser();
   }, 120_000);
 
@@ -151,7 +156,7 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await t?.close();
   });
 
-  it('signs in, manages a product with an image through its history, uses test mode and an API key, and signs out', async () => {
+  it('signs in, manages a product with an image through its history, uses test mode and an API key, manages the team, and signs out', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const watch = watchPage(page, t.url);
     const problems: Record<string, string[]> = {};
@@ -344,10 +349,46 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await page.getByRole('cell', { name: /ping/ }).first().waitFor();
     await checkScreen(page, 'webhook-endpoint', problems);
 
-    // Team.
+    // Team: the owner alone at first; an unknown email is explained; the second user is added, their permissions
+    // changed, and they are removed.
     await nav(page, 'Team').click();
     await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    const members = page.getByRole('list', { name: 'Members of Mira’s Hats' });
+    await count(members.getByRole('listitem'), (n) => n === 1, 'members (the owner)');
+    await hasText(members, 'Mira Merchant (you)');
+    await page.getByText('No staff members yet.').waitFor();
+    const addMember = page.getByRole('form', { name: 'Add a member' });
+    await addMember.getByLabel('Email').fill('nobody@example.test');
+    await addMember.getByRole('button', { name: 'Add member' }).click();
+    await addMember.getByText('No account with this email: create it with npm run cli -- user create').waitFor();
+    expect(await addMember.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    await addMember.getByLabel('Email').fill(staffEmail);
+    await addMember.getByRole('checkbox', { name: 'Products and categories', exact: true }).check();
+    await addMember.getByRole('button', { name: 'Add member' }).click();
+    await page.getByText(`Added Sam Staff (${staffEmail}) with Products and categories.`).waitFor();
+    const staffMember = members.getByRole('listitem').filter({ hasText: staffEmail });
+    await staffMember.waitFor();
+    await count(members.getByRole('listitem'), (n) => n === 2, 'members (owner and staff)');
+    expect(await addMember.getByLabel('Email').inputValue()).toBe('');
+    const staffPermissions = staffMember.getByRole('group', { name: 'Permissions of Sam Staff' });
+    expect(await staffPermissions.getByRole('checkbox', { name: 'Products and categories', exact: true }).isChecked()).toBe(true);
+    expect(await staffPermissions.getByRole('checkbox', { name: 'Webhooks', exact: true }).isChecked()).toBe(false);
     await checkScreen(page, 'team', problems);
+    await staffPermissions.getByRole('checkbox', { name: 'Products and categories', exact: true }).uncheck();
+    await staffPermissions.getByRole('checkbox', { name: 'Webhooks', exact: true }).check();
+    await staffPermissions.getByRole('checkbox', { name: 'Change history', exact: true }).check();
+    await staffMember.getByRole('button', { name: 'Save the permissions of Sam Staff' }).click();
+    await hasText(staffMember, 'Saved: Sam Staff now has Change history, Webhooks.');
+    const saved = await listMembers(testContext(), storeId);
+    expect(saved.map((m) => [m.user.email, m.role, m.permissions])).toEqual([
+      [email, 'owner', expect.any(Array)],
+      [staffEmail, 'staff', ['view_changes', 'manage_webhooks']],
+    ]);
+    await staffMember.getByRole('button', { name: 'Remove Sam Staff' }).click();
+    await staffMember.getByRole('button', { name: 'Remove now' }).click();
+    await page.getByText(`Removed Sam Staff (${staffEmail}) from Mira’s Hats.`).waitFor();
+    await count(members.getByRole('listitem'), (n) => n === 1, 'members after the removal');
+    expect((await listMembers(testContext(), storeId)).map((m) => m.user.email)).toEqual([email]);
 
     // Activity (the store's whole history).
     await nav(page, 'Activity').click();
@@ -367,5 +408,42 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     expect(watch.requests.some((u) => u.startsWith(`${t.url}/dashboard/assets/`))).toBe(true);
     await page.close();
   }, 90_000);
+
+  it("shows a staff member their own role and permissions, and not the store's team", async () => {
+    await addMember(testContext(), { storeId, userId: staffId, permissions: ['view_changes'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const watch = watchPage(page, t.url);
+    const problems: Record<string, string[]> = {};
+    const operations: string[] = [];
+    page.on('request', (r) => {
+      const body = r.postData() ?? '';
+      const name = /(?:query|mutation)\s+(\w+)/.exec(body)?.[1];
+      if (name) operations.push(name);
+    });
+
+    await page.goto(`${t.url}/dashboard/`);
+    await page.getByLabel('Email').fill(staffEmail);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await hasText(page.getByRole('banner'), 'Sam Staff');
+    expect(await nav(page, 'Products').count()).toBe(0);
+    await nav(page, 'Team').click();
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    const you = page.getByRole('region', { name: 'You in Mira’s Hats' });
+    await hasText(you, 'Staff');
+    const permission = (label: string) => you.getByRole('listitem').filter({ hasText: label });
+    await hasText(permission('Change history'), '(granted)');
+    await hasText(permission('Webhooks'), '(not granted)');
+    await page.getByText("Only the store's owner sees and manages the team").waitFor();
+    expect(await page.getByRole('form', { name: 'Add a member' }).count()).toBe(0);
+    await checkScreen(page, 'team-staff', problems);
+    expect(operations).not.toContain('StoreMembers');
+
+    expect(problems).toEqual({ 'team-staff': [] });
+    expect(watch.external()).toEqual([]);
+    expect(watch.errors).toEqual([]);
+    await context.close();
+  }, 30_000);
 });
 
