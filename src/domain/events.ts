@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'product.seo_updated',
   'product.image_added',
   'product.image_removed',
+  'product.images_updated',
   'category.created',
   'category.updated',
   'category.deleted',

@@ -70,3 +70,29 @@ builder.mutationField('removeProductImage', (t) =>
     resolve: (_root, args, ctx) => images.removeProductImage(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.id),
   }),
 );
+
+const ProductImageArrangement = builder.inputType('ProductImageArrangement', {
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    alt: t.string({ description: 'The image\'s alt text; null clears it; left out keeps it.' }),
+  }),
+});
+
+builder.mutationField('arrangeProductImages', (t) =>
+  t.prismaField({
+    type: ['ProductImage'],
+    description:
+      "Sets the order of a product's images (the list's order; name every image once) and their alt text. A new product version with product.images_updated when anything changed. " +
+      'Pass expectedVersion to fail with precondition_failed instead of overwriting a newer change.',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      productId: t.arg.id({ required: true }),
+      images: t.arg({ type: [ProductImageArrangement], required: true }),
+      expectedVersion: t.arg.int({ description: 'The product version you read.' }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+    },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) =>
+      images.arrangeProductImages(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.images, { expectedVersion: args.expectedVersion }, query),
+  }),
+);

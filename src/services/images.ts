@@ -14,7 +14,7 @@ import { AppError, notFound } from '../errors';
 import { storageFor } from '../storage';
 import { PRODUCT_VIEW_INCLUDE } from './representations';
 import { catalogOf } from './catalogScope';
-import { emitProductEvent, productBeforeWrite, writeProductVersion } from './products';
+import { emitProductEvent, productBeforeWrite, requireVersion, writeProductVersion } from './products';
 import { isUuid } from '../domain/ids';
 import { IMAGE_TYPES, type ImageFormat, imageUrl } from './imageTypes';
 import { uploadedBytes } from '../metrics';
@@ -152,6 +152,54 @@ export async function removeProductImage(ctx: RequestContext, storeId: string, p
     const after = await writeProductVersion(t, before, {}, {}, () => t.tx.productImage.delete({ where: { id: imageId } }));
     emitProductEvent(t, 'product.image_removed', after, { before });
     return { id: imageId, productId };
+  });
+}
+
+const ImageArrangement = z
+  .array(z.object({ id: z.string().uuid(), alt: z.string().trim().max(500).nullish() }).strict())
+  .max(100)
+  .refine((list) => new Set(list.map((i) => i.id)).size === list.length, 'names an image more than once');
+
+/**
+ * Sets the order of a product's images (the list's order) and, where given, their alt text (null clears it;
+ * left out keeps it). The list names every image of the product once. A new product version when anything
+ * changed, with product.images_updated; the same arrangement again changes nothing.
+ */
+export async function arrangeProductImages(
+  ctx: RequestContext,
+  storeId: string,
+  productId: string,
+  input: unknown,
+  opts: { expectedVersion?: number | null } = {},
+  query: ImageQuery = {},
+) {
+  const list = parseInput(z.object({ images: ImageArrangement }), { images: input }).images;
+  if (!isUuid(productId)) throw notFound('Product');
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, productId, { images: PRODUCT_VIEW_INCLUDE.images });
+    requireVersion(before, opts.expectedVersion);
+    const current = new Map(before.images.map((i) => [i.id, i]));
+    const unknown = list.filter((i) => !current.has(i.id)).map((i) => i.id);
+    const missing = before.images.filter((i) => !list.some((l) => l.id === i.id)).map((i) => i.id);
+    if (unknown.length || missing.length) {
+      throw new AppError('validation_failed', 'images: name every image of the product once, in the order wanted', {
+        errors: [
+          ...unknown.map((id) => ({ field: 'images', code: 'unknown_image', message: `${id} is not an image of this product` })),
+          ...missing.map((id) => ({ field: 'images', code: 'missing_image', message: `${id} is an image of this product and is missing from the list` })),
+        ],
+      });
+    }
+    const wanted = list.map((l, position) => ({ id: l.id, position, alt: l.alt === undefined ? current.get(l.id)!.alt : l.alt || null }));
+    const order = { orderBy: [{ position: 'asc' as const }, { createdAt: 'asc' as const }] };
+    const currentOrder = before.images.map((i) => i.id);
+    if (wanted.every((w, i) => currentOrder[i] === w.id && current.get(w.id)!.alt === w.alt)) {
+      return t.tx.productImage.findMany({ ...query, where: { productId }, ...order });
+    }
+    const after = await writeProductVersion(t, before, {}, {}, async () => {
+      for (const w of wanted) await t.tx.productImage.update({ where: { id: w.id }, data: { position: w.position, alt: w.alt } });
+    });
+    emitProductEvent(t, 'product.images_updated', after, { before });
+    return t.tx.productImage.findMany({ ...query, where: { productId }, ...order });
   });
 }
 
