@@ -74,8 +74,8 @@ async function checkScreen(page: Page, name: string, problems: Record<string, st
   await screenshot(page, `dashboard-${name}.png`);
 }
 
-async function pngBytes(): Promise<Buffer> {
-  return sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+async function pngBytes(background = { r: 200, g: 40, b: 40 }): Promise<Buffer> {
+  return sharp({ create: { width: 120, height: 80, channels: 3, background } })
     .png()
     .toBuffer();
 }
@@ -227,7 +227,41 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     const image = page.getByRole('img', { name: 'Image 1 of Alpine Beanie' });
     await image.waitFor();
     expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
+
+    // A second image, moved before the first and given an alt text: saved as a new product version.
+    await dropFile(page, '[data-testid=image-dropzone]', { name: 'blue.png', type: 'image/png', bytes: await pngBytes({ r: 40, g: 40, b: 200 }) });
+    await page.getByText('Uploaded blue.png.').waitFor();
+    await page.getByRole('img', { name: 'Image 2 of Alpine Beanie' }).waitFor();
+    const saveArrangement = page.getByRole('button', { name: 'Save image order and alt text' });
+    expect(await saveArrangement.isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Move image 1 up' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Move image 2 down' }).isDisabled()).toBe(true);
+    const { token: reader } = await issueDashboardToken(testContext(), userId);
+    const readImages = async () => {
+      const res = await t.graphql('query($s: ID!, $id: ID!) { product(storeId: $s, id: $id) { version images { id alt position } } }', { s: storeId, id: productId }, { token: reader });
+      expect(res.body.errors).toBeUndefined();
+      const product = (res.body.data as { product: { version: number; images: { id: string; alt: string | null; position: number }[] } }).product;
+      return { version: product.version, images: [...product.images].sort((a, b) => a.position - b.position) };
+    };
+    const uploaded = await readImages();
+    expect(uploaded.images).toHaveLength(2);
+    const [redId, blueId] = uploaded.images.map((i) => i.id);
+    await page.getByRole('button', { name: 'Move image 2 up' }).click();
+    expect(await page.getByRole('button', { name: 'Move image 1 up' }).isDisabled()).toBe(true);
+    await page.getByLabel('Alt text of image 1').fill('Blue beanie, folded');
+    expect(await saveArrangement.isEnabled()).toBe(true);
     await checkScreen(page, 'product-edit', problems);
+    await saveArrangement.click();
+    await page.getByText('Saved the image order and alt text.').waitFor();
+    await page.getByRole('img', { name: 'Blue beanie, folded' }).waitFor();
+    await eventually(() => saveArrangement.isDisabled(), (disabled) => disabled, 'save image order button disabled after saving');
+    const arranged = await readImages();
+    expect(arranged.images.map((i) => [i.id, i.alt, i.position])).toEqual([
+      [blueId, 'Blue beanie, folded', 0],
+      [redId, null, 1],
+    ]);
+    expect(arranged.version).toBe(uploaded.version + 1);
+    await hasText(page.locator('.breadcrumb'), `version ${arranged.version}`);
 
     // Edit and save.
     await page.getByLabel('Price (EUR)').fill('21.50');
@@ -260,7 +294,7 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await hasText(timeline.first(), 'Published');
     const priceChange = timeline.filter({ hasText: 'Updated' }).filter({ has: page.getByRole('rowheader', { name: 'price' }) });
     await hasText(priceChange, '21.5');
-    await count(timeline.filter({ hasText: 'Image added' }), (n) => n === 1, 'image added entries');
+    await count(timeline.filter({ hasText: 'Image added' }), (n) => n === 2, 'image added entries');
     await hasText(timeline.last(), 'Created');
     await checkScreen(page, 'product-history', problems);
 

@@ -18,6 +18,7 @@ const TYPE_LABELS: Record<string, string> = {
   'product.seo_updated': 'Search listing updated',
   'product.image_added': 'Image added',
   'product.image_removed': 'Image removed',
+  'product.images_updated': 'Images reordered or described',
 };
 
 const SOURCE_LABELS: Record<string, string> = {

@@ -5,6 +5,7 @@ import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, Notice,
 import {
   CreateWebhookEndpointDocument,
   DeleteWebhookEndpointDocument,
+  EventTypesDocument,
   PingWebhookEndpointDocument,
   ReplayWebhookMessagesDocument,
   ResendWebhookMessageDocument,
@@ -24,39 +25,6 @@ import { formatDateTime, fromDateTimeLocal } from '../lib/format';
 import { Link, navigate } from '../lib/router';
 import { useWorkspace } from '../session';
 
-/** The event types of the catalogue (the change history's types). */
-export const EVENT_TYPES = [
-  'product.created',
-  'product.updated',
-  'product.deleted',
-  'product.published',
-  'product.unpublished',
-  'product.variants_replaced',
-  'product.seo_updated',
-  'product.image_added',
-  'product.image_removed',
-  'category.created',
-  'category.updated',
-  'category.deleted',
-  'api_key.created',
-  'api_key.rolled',
-  'api_key.revoked',
-  'member.added',
-  'member.updated',
-  'member.removed',
-  'webhook_endpoint.created',
-  'webhook_endpoint.updated',
-  'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_rolled',
-  'webhook_endpoint.disabled',
-  'webhook_endpoint.enabled',
-  'test_catalog.copy_started',
-  'test_catalog.copy_completed',
-  'test_catalog.copy_failed',
-  'test_catalog.delete_started',
-  'test_catalog.deleted',
-  'test_catalog.delete_failed',
-];
 
 function endpointStatus(endpoint: WebhookEndpointFieldsFragment) {
   if (endpoint.status === 'disabled') {
@@ -178,6 +146,9 @@ function EndpointForm({
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const all = values.eventTypes.includes('*');
+  // The catalogue comes from the service, so a type added there shows here without a new dashboard.
+  const [{ data: catalogue }] = useQuery({ query: EventTypesDocument });
+  const eventTypes = catalogue?.eventTypes ?? [];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -219,7 +190,7 @@ function EndpointForm({
         </label>
         {!all ? (
           <div className="checkbox-list event-list">
-            {EVENT_TYPES.map((type) => (
+            {eventTypes.map((type) => (
               <label key={type} className="checkbox">
                 <input type="checkbox" checked={values.eventTypes.includes(type)} onChange={() => toggle(type)} />
                 <code>{type}</code>
