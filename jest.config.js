@@ -17,6 +17,9 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
+  // A worker holding more than this after a test file is replaced by a fresh one: the embedded databases and
+  // module registries of earlier files are not always given back, and one worker once grew past 10 GB.
+  workerIdleMemoryLimit: '1536MB',
   // PGlite's wasm runtime and fetch's keep-alive pool can hold the event loop after the last test; never let that hang CI.
   forceExit: true,
 };
