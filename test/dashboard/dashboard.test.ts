@@ -162,7 +162,8 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     const problems: Record<string, string[]> = {};
 
     // Sign-in page; a wrong password is explained.
-    const response = await page.goto(`${t.url}/dashboard/`);
+    // The address the README and npm start give: no trailing slash.
+    const response = await page.goto(`${t.url}/dashboard`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.getByRole('heading', { name: 'Sign in to your store' }).waitFor();

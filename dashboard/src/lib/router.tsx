@@ -28,7 +28,9 @@ export function useLocation(): { path: string; search: URLSearchParams } {
   const current = useSyncExternalStore(subscribe, snapshot);
   return useMemo(() => {
     const url = new URL(current, window.location.origin);
-    let path = url.pathname.startsWith(BASE) ? url.pathname.slice(BASE.length) : url.pathname.replace(/^\//, '');
+    // "/dashboard" (no trailing slash) is the app's home too: it is the address people type.
+    const pathname = url.pathname === BASE.slice(0, -1) ? BASE : url.pathname;
+    let path = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname.replace(/^\//, '');
     path = path.replace(/\/+$/, '');
     return { path: decodeURI(path), search: url.searchParams };
   }, [current]);
