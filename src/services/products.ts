@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
+import type { Mode } from '../domain/access';
 import type { EventType } from '../domain/events';
 import { isUuid } from '../domain/ids';
 import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../events/outbox';
@@ -131,6 +132,24 @@ export function emitProductEvent(
   emit(t, { type, storeId: product.storeId, mode: product.mode, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before });
 }
 
+/** The columns of a new product from its checked create input (createProduct, the bulk import); a schedule comes on top. */
+export function newProductRow(storeId: string, mode: Mode, data: z.output<typeof ProductCreateInput>, now: Date, skus: string[] = []) {
+  return {
+    storeId,
+    mode,
+    name: data.name,
+    description: data.description,
+    price: data.price,
+    inventoryQuantity: data.inventoryQuantity,
+    lowStockThreshold: data.lowStockThreshold,
+    lowStock: data.inventoryQuantity <= data.lowStockThreshold,
+    status: data.status,
+    publishedAt: data.status === 'active' ? now : null,
+    tags: data.tags,
+    searchText: searchText(data, skus),
+  };
+}
+
 export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
   const data = parseInput(ProductCreateInput, input);
   return transaction(ctx, async (t) => {
@@ -139,20 +158,9 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
     const product = await t.tx.product.create({
       ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
       data: {
-        storeId,
-        mode: ctx.mode,
-        name: data.name,
-        description: data.description,
-        price: data.price,
-        inventoryQuantity: data.inventoryQuantity,
-        lowStockThreshold: data.lowStockThreshold,
-        lowStock: data.inventoryQuantity <= data.lowStockThreshold,
-        status: data.status,
-        publishedAt: data.status === 'active' ? t.now() : null,
+        ...newProductRow(storeId, ctx.mode, data, t.now()),
         publishAt: schedule.publishAt,
         unpublishAt: schedule.unpublishAt,
-        tags: data.tags,
-        searchText: searchText(data),
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
       },
     });

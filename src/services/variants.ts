@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context';
 import type { Prisma } from '../db/client';
+import type { Mode } from '../domain/access';
 import { transaction } from '../events/outbox';
 import { AppError, type FieldError, notFound, validationError } from '../errors';
 import { violatedUniqueIndex } from './dbErrors';
@@ -82,6 +83,22 @@ export async function listVariants(ctx: RequestContext, storeId: string, product
  * it survive a replace. The product's search text gains the SKUs and its
  * version is bumped (an If-Match taken before the replace is stale after it).
  */
+/** The columns of a variant row from its checked input (replaceVariants, the bulk import). */
+export function variantRow(storeId: string, productId: string, mode: Mode, v: ReturnType<typeof parseVariants>[number]) {
+  return {
+    storeId,
+    productId,
+    mode,
+    sku: v.sku,
+    title: v.title,
+    options: v.options,
+    optionsKey: v.optionsKey,
+    price: v.price ?? null,
+    inventoryQuantity: v.inventoryQuantity,
+    position: v.position,
+  };
+}
+
 export async function replaceVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
   const rows = parseVariants(input);
   if (!isUuid(productId)) throw notFound('Product');
@@ -97,20 +114,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
         const bySku = new Map(previous.map((v) => [v.sku, v]));
         await t.tx.variant.deleteMany({ where: { productId } });
         await t.tx.variant.createMany({
-          data: rows.map((v) => ({
-            id: bySku.get(v.sku)?.id,
-            createdAt: bySku.get(v.sku)?.createdAt,
-            storeId,
-            productId,
-            mode: t.mode,
-            sku: v.sku,
-            title: v.title,
-            options: v.options,
-            optionsKey: v.optionsKey,
-            price: v.price ?? null,
-            inventoryQuantity: v.inventoryQuantity,
-            position: v.position,
-          })),
+          data: rows.map((v) => ({ id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt, ...variantRow(storeId, productId, t.mode, v) })),
         });
       });
       const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });

@@ -6,11 +6,11 @@ import { ConcurrentWrite, transaction, type TransactionContext } from '../../eve
 import { signalWorkPending } from '../../events/signal';
 import { AppError, notFound } from '../../errors';
 import { violatedUniqueIndex } from '../dbErrors';
-import { emitProductEvent, ProductCreateInput, searchText, updateProduct, type ProductUpdate } from '../products';
+import { emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../products';
 import { PRODUCT_VIEW_INCLUDE } from '../representations';
 import { SeoInput, setSeo } from '../seo';
 import { parseInput } from '../validation';
-import { parseVariants, replaceVariants } from '../variants';
+import { parseVariants, replaceVariants, variantRow } from '../variants';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
 
@@ -429,37 +429,10 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   const now = t.now();
   const mode = t.mode;
   await t.tx.product.createMany({
-    data: creates.map(({ id, data, variants }) => ({
-      id,
-      storeId,
-      mode,
-      name: data.name,
-      description: data.description,
-      price: data.price,
-      inventoryQuantity: data.inventoryQuantity,
-      lowStockThreshold: data.lowStockThreshold,
-      lowStock: data.inventoryQuantity <= data.lowStockThreshold,
-      status: data.status,
-      publishedAt: data.status === 'active' ? now : null,
-      tags: data.tags,
-      searchText: searchText(data, variants.map((v) => v.sku)),
-    })),
+    data: creates.map(({ id, data, variants }) => ({ id, ...newProductRow(storeId, mode, data, now, variants.map((v) => v.sku)) })),
   });
   await t.tx.productCategory.createMany({ data: creates.flatMap((c) => c.categoryIds.map((categoryId) => ({ productId: c.id, categoryId, mode }))) });
-  const variants = creates.flatMap((c) =>
-    c.variants.map((v) => ({
-      storeId,
-      productId: c.id,
-      mode,
-      sku: v.sku,
-      title: v.title,
-      options: v.options,
-      optionsKey: v.optionsKey,
-      price: v.price ?? null,
-      inventoryQuantity: v.inventoryQuantity,
-      position: v.position,
-    })),
-  );
+  const variants = creates.flatMap((c) => c.variants.map((v) => variantRow(storeId, c.id, mode, v)));
   if (variants.length) await t.tx.variant.createMany({ data: variants });
   const seo = creates.flatMap(({ id, seo: x }) =>
     x
