@@ -49,6 +49,20 @@ export const SeoInput = z.object({
 
 export type SeoWrite = z.input<typeof SeoInput>;
 
+type SeoFields = { title?: string | null; description?: string | null; slug?: string | null; canonicalUrl?: string | null; ogImageUrl?: string | null; noindex?: boolean | null };
+
+/** The whole SEO record a set of fields stands for: a field left out or null is cleared (noindex: false). */
+export function seoRecord(f: SeoFields | null | undefined) {
+  return {
+    title: f?.title ?? null,
+    description: f?.description ?? null,
+    slug: f?.slug ?? null,
+    canonicalUrl: f?.canonicalUrl ?? null,
+    ogImageUrl: f?.ogImageUrl ?? null,
+    noindex: f?.noindex ?? false,
+  };
+}
+
 /**
  * Sets the product's SEO record with PUT (replace) semantics: a field that is
  * absent, null or blank is cleared (noindex becomes false). The record is
@@ -57,14 +71,7 @@ export type SeoWrite = z.input<typeof SeoInput>;
 export async function setSeo(ctx: RequestContext, storeId: string, productId: string, input: SeoWrite, query: SeoQuery = {}, opts: { expectedVersion?: number | null } = {}) {
   const data = parseInput(SeoInput, input);
   if (!isUuid(productId)) throw notFound('Product');
-  const fields = {
-    title: data.title ?? null,
-    description: data.description ?? null,
-    slug: data.slug ?? null,
-    canonicalUrl: data.canonicalUrl ?? null,
-    ogImageUrl: data.ogImageUrl ?? null,
-    noindex: data.noindex ?? false,
-  };
+  const fields = seoRecord(data);
   try {
     return await transaction(ctx, async (t) => {
       const before = await productBeforeWrite(t, storeId, productId, { seo: true });

@@ -8,7 +8,7 @@ import { AppError, notFound } from '../../errors';
 import { violatedUniqueIndex } from '../dbErrors';
 import { emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../products';
 import { PRODUCT_VIEW_INCLUDE } from '../representations';
-import { SeoInput, setSeo } from '../seo';
+import { SeoInput, seoRecord, setSeo } from '../seo';
 import { parseInput } from '../validation';
 import { parseVariants, replaceVariants, variantRow } from '../variants';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
@@ -434,11 +434,7 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   await t.tx.productCategory.createMany({ data: creates.flatMap((c) => c.categoryIds.map((categoryId) => ({ productId: c.id, categoryId, mode }))) });
   const variants = creates.flatMap((c) => c.variants.map((v) => variantRow(storeId, c.id, mode, v)));
   if (variants.length) await t.tx.variant.createMany({ data: variants });
-  const seo = creates.flatMap(({ id, seo: x }) =>
-    x
-      ? [{ storeId, productId: id, mode, title: x.title ?? null, description: x.description ?? null, slug: x.slug ?? null, canonicalUrl: x.canonicalUrl ?? null, ogImageUrl: x.ogImageUrl ?? null, noindex: x.noindex ?? false }]
-      : [],
-  );
+  const seo = creates.flatMap(({ id, seo: x }) => (x ? [{ storeId, productId: id, mode, ...seoRecord(x) }] : []));
   if (seo.length) await t.tx.seo.createMany({ data: seo });
   const rows = await t.tx.product.findMany({ where: { id: { in: creates.map((c) => c.id) } }, include: PRODUCT_VIEW_INCLUDE });
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -489,15 +485,7 @@ async function updateRow(t: TransactionContext, storeId: string, row: ImportRow,
   }
   if (row.seo) {
     const current = existing.seo;
-    const merged = {
-      title: current?.title ?? null,
-      description: current?.description ?? null,
-      slug: current?.slug ?? null,
-      canonicalUrl: current?.canonicalUrl ?? null,
-      ogImageUrl: current?.ogImageUrl ?? null,
-      noindex: current?.noindex ?? false,
-      ...row.seo,
-    };
+    const merged = { ...seoRecord(current), ...row.seo };
     const same = current && (Object.keys(row.seo) as (keyof typeof row.seo)[]).every((k) => (typeof row.seo![k] === 'string' ? (row.seo![k] as string).trim() : row.seo![k]) === current[k]);
     if (!same) await inPart('seo', () => setSeo(t, storeId, existing.id, merged as Parameters<typeof setSeo>[3]));
   }
