@@ -2,21 +2,50 @@
  * Which way imports may point inside src. Checked by `npm run lint:imports`
  * and by test/foundation/imports.test.ts (so `npm test` fails on a violation).
  *
- * Layers, from the bottom up:
- *   src/domain        shared types (mode, scopes, permissions, principal, events); imports nothing in src
- *   src/db            database access
- *   src/auth          credentials and principals
- *   src/services, src/events, src/webhooks, src/jobs   what the service does, independent of how it is called
- *   src/graphql, src/rest, src/cli, src/docs and the entry points (app, server, cli, publicApi, explorer)
+ * src is grouped by domain, and the groups are layered, from the bottom up:
+ *   src/kernel        the vocabulary every part shares (modes, scopes, permissions, principals, event types); imports nothing in src
+ *   src/platform      configuration, logging, metrics, the database, storage, and the write transaction with its outbox
+ *   src/access/auth   credentials, authentication and the authorization rules
+ *   src/api           the one request pipeline: GraphQL builder and plugins, REST routing, errors, docs, the CLI's frame
+ *   src/access        users, stores, members, tokens, API keys, OAuth: services and their GraphQL, REST and CLI surfaces
+ *   src/catalog       products, variants, images, SEO, categories, descriptions, imports and exports, the test catalog
+ *   src/events        what happened: change history and webhooks (they read every other domain's records)
+ *   src/jobs          the background worker, which runs each domain's due work
+ *   src/*.ts          entry points and the assembly of the whole (app, server, worker, cli, schema, openapi)
+ * A group imports only groups below it. Inside a domain, services never import that or any domain's
+ * surfaces (graphql/, rest/, cli/), and the surfaces are siblings: GraphQL imports no REST or CLI, REST no CLI.
  *
  * Paths are regular expressions on paths relative to the working directory.
  * Type-only imports count as dependencies too (tsPreCompilationDeps), because
  * a type-only cycle or layering breach is still one module knowing about another.
  */
 
-/** The surfaces: ways in from the outside world. */
-const SURFACES = '^src/(?:graphql|rest|cli|docs)/|^src/(?:cli|app|server|worker|publicApi|explorer)[.]ts$';
-const CLI = '^src/cli/|^src/cli[.]ts$';
+/** The groups, bottom up: each may import the groups before it (and itself). */
+const LAYERS = [
+  ['kernel', '^src/kernel/'],
+  ['platform', '^src/platform/'],
+  ['auth', '^src/access/auth/'],
+  ['api', '^src/api/'],
+  ['access', '^src/access/(?!auth/)'],
+  ['catalog', '^src/catalog/'],
+  ['events', '^src/events/'],
+  ['jobs', '^src/jobs/'],
+  ['assembly', '^src/[^/]+[.]ts$'],
+];
+
+/** One rule per group: nothing above it. */
+const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
+  name: `${name}-not-to-higher-layers`,
+  severity: 'error',
+  comment:
+    `${path.replace(/^\^|\(\?!auth\/\)/g, '')} may import only the groups below it (see the top of .dependency-cruiser.cjs). ` +
+    'An import upwards makes the lower group depend on everything above it, and cycles follow.',
+  from: { path },
+  to: { path: LAYERS.slice(i + 1).map(([, p]) => p), pathNot: LAYERS.slice(0, i + 1).map(([, p]) => p) },
+}));
+
+/** A domain's ways in from the outside world. */
+const SURFACES = '^src/(?:access|catalog|events)/(?:graphql|rest|cli)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -27,64 +56,37 @@ module.exports = {
       comment:
         'Modules that import each other cannot be understood, tested or loaded one at a time, and under ' +
         'CommonJS one of them sees the other half-initialised. Move what both need into a module that ' +
-        'imports neither (e.g. src/storage/fileStorage.ts, src/services/descriptionTypes.ts, src/domain).',
+        'imports neither (e.g. src/platform/storage/fileStorage.ts, src/catalog/services/descriptionTypes.ts, src/kernel).',
       from: { path: '^src/' },
       to: { circular: true },
     },
-    {
-      name: 'domain-is-a-leaf',
-      severity: 'error',
-      comment:
-        'src/domain holds the types every layer shares (mode, scopes, permissions, principal, event types). ' +
-        'If it imported anything else in src, every layer would depend on that too and cycles would follow.',
-      from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: '^src/domain/' },
-    },
+    ...layerRules,
     {
       name: 'services-not-to-surfaces',
       severity: 'error',
       comment:
-        'Services and events do the work; GraphQL, REST, the CLI and the entry points only translate ' +
-        'requests into service calls. A service that imports a surface cannot be used from the others ' +
-        '(or from a test) without dragging that surface along.',
-      from: { path: '^src/(?:services|events|webhooks|jobs)/' },
+        'Services do the work; GraphQL, REST and the CLI only translate requests into service calls. A service ' +
+        'that imports a surface cannot be used from the others (or from a test) without dragging that surface along.',
+      from: { path: '^src/(?:access|catalog|events)/', pathNot: SURFACES },
       to: { path: SURFACES },
-    },
-    {
-      name: 'db-not-to-upper-layers',
-      severity: 'error',
-      comment:
-        'src/db is the bottom layer of the application: services, auth and the surfaces build on it. ' +
-        'Importing any of them from db turns the layering upside down.',
-      from: { path: '^src/db/' },
-      to: { path: `^src/(?:services|auth|graphql|rest|cli|events|webhooks|jobs)/|^src/cli[.]ts$` },
-    },
-    {
-      name: 'auth-not-to-surfaces',
-      severity: 'error',
-      comment:
-        'Authentication and authorisation serve every surface alike, so they must not depend on any one ' +
-        'of them (or on the app that wires them together).',
-      from: { path: '^src/auth/' },
-      to: { path: `^src/(?:graphql|rest)/|${CLI}|^src/app[.]ts$` },
     },
     {
       name: 'graphql-not-to-rest-or-cli',
       severity: 'error',
       comment:
         'GraphQL, REST and the CLI are siblings over the services. Shared behaviour belongs in a service ' +
-        '(or a neutral module such as src/naming.ts), not in another surface.',
-      from: { path: '^src/graphql/' },
-      to: { path: `^src/rest/|${CLI}` },
+        '(or in src/api, which all of them build on), not in another surface.',
+      from: { path: '^src/(?:access|catalog|events)/graphql/' },
+      to: { path: '^src/(?:access|catalog|events)/(?:rest|cli)/' },
     },
     {
       name: 'rest-not-to-cli',
       severity: 'error',
       comment:
         'REST and the CLI are siblings over the services. Shared behaviour belongs in a service ' +
-        '(or a neutral module such as src/naming.ts), not in the CLI.',
-      from: { path: '^src/rest/' },
-      to: { path: CLI },
+        '(or in src/api), not in the CLI.',
+      from: { path: '^src/(?:access|catalog|events)/rest/' },
+      to: { path: '^src/(?:access|catalog|events)/cli/' },
     },
     {
       name: 'src-not-to-test-or-bench',
@@ -101,17 +103,17 @@ module.exports = {
         "imports belongs in 'dependencies'. @types packages are erased by the compiler and are fine. " +
         'Type-only imports are not exempted wholesale: dependency-cruiser 17 labels ' +
         "`import value, { type T } from 'pkg'` type-only although it loads pkg at run time.",
-      from: { path: '^src/', pathNot: '^src/logger[.]ts$' },
+      from: { path: '^src/', pathNot: '^src/platform/logger[.]ts$' },
       to: { dependencyTypes: ['npm-dev'], pathNot: ['node_modules/@types/'] },
     },
     {
       name: 'not-to-dev-dep-logger',
       severity: 'error',
       comment:
-        'As not-to-dev-dep, with one exception: src/logger.ts uses pino-pretty when it is installed ' +
+        'As not-to-dev-dep, with one exception: src/platform/logger.ts uses pino-pretty when it is installed ' +
         '(a type-only import plus a require() inside try/catch) and logs JSON lines when it is not, ' +
         'so a production install without devDependencies still starts. Nothing else may come from devDependencies.',
-      from: { path: '^src/logger[.]ts$' },
+      from: { path: '^src/platform/logger[.]ts$' },
       to: { dependencyTypes: ['npm-dev'], pathNot: ['node_modules/@types/', 'node_modules/pino-pretty/'] },
     },
   ],

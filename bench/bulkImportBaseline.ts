@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { loadConfig } from '../src/config';
-import { closeDatabase, openDatabase, Prisma } from '../src/db/client';
+import { loadConfig } from '../src/platform/config';
+import { closeDatabase, openDatabase, Prisma } from '../src/platform/db/client';
 
 const BATCH = 200;
 

@@ -32,9 +32,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
-import { applyMigrations } from '../src/db/migrate';
-import { type ProductFilter, productPageQuery } from '../src/services/productList';
-import { postgresAdapterFactory } from '../src/db/adapters';
+import { applyMigrations } from '../src/platform/db/migrate';
+import { type ProductFilter, productPageQuery } from '../src/catalog/services/productList';
+import { postgresAdapterFactory } from '../src/platform/db/adapters';
 import { adminQuery, databaseUrl, dropAbandonedDatabases, ensurePostgres, processCpuMicros, serverVersion, withClient } from './postgres';
 import { freePort, LoadGenerator, pinning, serviceEnv, startTarget, type Target } from './processes';
 import { LIST_FILTERS, type ScenarioContext, SCENARIOS } from './scenarios';

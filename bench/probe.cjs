@@ -1,6 +1,6 @@
 // Preloaded (node -r) into every benchmarked server. Answers the bench over
 // the IPC channel with the number of SQL statements the process has sent:
-// the service's own counter (src/db/client queryCount()), or the counter a
+// the service's own counter (src/platform/db/client queryCount()), or the counter a
 // baseline publishes on globalThis. Passive otherwise.
 'use strict';
 

@@ -275,7 +275,7 @@ function charts(dir: string, r: RunReport): string[] {
  */
 export const CAUSES = {
   'rest-list':
-    "the list runs a direct plan (scope check, two statements, the rows mapped to the REST product in Node, src/rest/merchant.ts), where B1 builds the same objects by hand from the same statements; what remains is the request context (token check, rate limit), pg parsing the rows and their JSON columns, and serializing the page.",
+    "the list runs a direct plan (scope check, two statements, the rows mapped to the REST product in Node, src/catalog/rest/products.ts), where B1 builds the same objects by hand from the same statements; what remains is the request context (token check, rate limit), pg parsing the rows and their JSON columns, and serializing the page.",
   'graphql-list':
     "B3 runs the same graphql-yoga and the same statements, so the gap is what the service adds around them: the Pothos prisma plugin's wrapper on each relation and computed field of each product (it looks up the row's loader mapping by response path, about 8 % of the CPU in a profile), the cost limit plugin walking the document for every request (about 4 %), scope-auth on the root field, and the request context.",
   'rest-read': "the read runs a direct plan (one statement, the row mapped to the REST product in Node); a read is cheap in PostgreSQL, so the fixed per-request cost of the request context (token check, rate limit) and of parsing the row dominates (see the node CPU figures).",

@@ -4,7 +4,7 @@
  * lacks them), the baselines that serve the same response, and the requests
  * to send (cycled; {{seq}} and {{pick:<list>}} are expanded per request).
  */
-import { PRODUCT_FRAGMENT } from '../src/rest/merchant';
+import { PRODUCT_FRAGMENT } from '../src/catalog/rest/products';
 import type { RequestSpec } from './load';
 import type { TargetName } from './processes';
 import { type BenchFixture, FILTER_VALUES } from './seed';

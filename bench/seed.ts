@@ -13,22 +13,22 @@
  *   images / SEO  every 10th product has an image, every 5th an SEO record
  *
  * search_text and low_stock follow searchText() and the low-stock rule of
- * src/services/products.ts (name, description, tags, SKUs joined by one space,
+ * src/catalog/services/products.ts (name, description, tags, SKUs joined by one space,
  * lower-cased; inventory_quantity <= low_stock_threshold).
  *
  * Usage: tsx bench/seed.ts <1k|10k|100k|1m> [--force]
  */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { loadConfig } from '../src/config';
-import { createContext } from '../src/context';
-import { SYSTEM } from '../src/domain/principal';
-import { applyMigrations } from '../src/db/migrate';
-import { postgresAdapterFactory } from '../src/db/adapters';
-import { closeDatabase, db, openDatabase } from '../src/db/client';
-import { createStore, createUser } from '../src/services/stores';
-import { issueDashboardToken } from '../src/auth/dashboardTokens';
-import { createApiKey } from '../src/services/apiKeys';
+import { loadConfig } from '../src/platform/config';
+import { createContext } from '../src/platform/context';
+import { SYSTEM } from '../src/kernel/principal';
+import { applyMigrations } from '../src/platform/db/migrate';
+import { postgresAdapterFactory } from '../src/platform/db/adapters';
+import { closeDatabase, db, openDatabase } from '../src/platform/db/client';
+import { createStore, createUser } from '../src/access/services/stores';
+import { issueDashboardToken } from '../src/access/auth/dashboardTokens';
+import { createApiKey } from '../src/access/services/apiKeys';
 import { adminQuery, databaseComment, databaseExists, databaseUrl, dropDatabase, ensurePostgres, withClient } from './postgres';
 
 export const SIZES = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1m': 1_000_000 } as const;

@@ -1,7 +1,7 @@
 /** `npm run db:migrate`: applies pending migrations to the configured database (DATABASE_URL, or the embedded PGlite, through the running service when there is one). */
-import { loadConfig } from '../src/config';
-import { closeDatabase, openDatabase } from '../src/db/client';
-import { exitOnFatalError } from '../src/fatal';
+import { loadConfig } from '../src/platform/config';
+import { closeDatabase, openDatabase } from '../src/platform/db/client';
+import { exitOnFatalError } from '../src/platform/fatal';
 
 async function main() {
   const config = loadConfig();

@@ -5,8 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openPGlite, pgliteAdapterFactory } from '../src/db/adapters';
-import { diffSchemaAgainstMigrations, MIGRATIONS_DIR } from '../src/db/migrate';
+import { openPGlite, pgliteAdapterFactory } from '../src/platform/db/adapters';
+import { diffSchemaAgainstMigrations, MIGRATIONS_DIR } from '../src/platform/db/migrate';
 
 async function main() {
   const name = (process.argv[2] ?? '').trim();

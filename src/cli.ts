@@ -9,15 +9,15 @@
  * reported before the database is opened.
  */
 import { CommanderError } from 'commander';
-import { buildProgram, OUTPUT_WRITTEN, UsageError } from './cli/command';
-import { commands } from './cli/commands';
-import { operatorContext } from './cli/context';
-import { loadConfig } from './config';
-import type { RequestContext } from './context';
-import { closeDatabase, openDatabase } from './db/client';
-import { AppError } from './errors';
-import { isOperational } from './fatal';
-import { camelToSnake } from './naming';
+import { buildProgram, OUTPUT_WRITTEN, UsageError } from './api/cli/command';
+import { commands } from './cliCommands';
+import { operatorContext } from './api/cli/context';
+import { loadConfig } from './platform/config';
+import type { RequestContext } from './platform/context';
+import { closeDatabase, openDatabase } from './platform/db/client';
+import { AppError } from './platform/errors';
+import { isOperational } from './platform/fatal';
+import { camelToSnake } from './platform/naming';
 
 /** The one place the CLI opens and closes the database, around one command; the command acts as the operator. */
 async function withDatabase<T>(fn: (ctx: RequestContext) => Promise<T>): Promise<T> {

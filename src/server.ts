@@ -1,13 +1,13 @@
 import './instrument'; // first: tracing hooks http and pg before they load
 import { createServer } from 'node:http';
 import { createApp } from './app';
-import { loadConfig } from './config';
-import { closeDatabase, compileWasmWithBaselineOnly, openDatabase } from './db/client';
-import { exitOnFatalError } from './fatal';
-import { answerClientErrors } from './http/clientErrors';
-import { httpServerOptions } from './http/serverOptions';
-import { seedDemo } from './services/demoSeed';
-import { stopTracing } from './tracing';
+import { loadConfig } from './platform/config';
+import { closeDatabase, compileWasmWithBaselineOnly, openDatabase } from './platform/db/client';
+import { exitOnFatalError } from './platform/fatal';
+import { answerClientErrors } from './api/clientErrors';
+import { httpServerOptions } from './platform/http/serverOptions';
+import { seedDemo } from './catalog/services/demoSeed';
+import { stopTracing } from './platform/tracing';
 
 /** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {

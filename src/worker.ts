@@ -1,12 +1,12 @@
 import './instrument'; // first: tracing hooks http and pg before they load
-import { loadConfig } from './config';
-import { closeDatabase, compileWasmWithBaselineOnly, db, openDatabase } from './db/client';
-import { isRunning, readHolder } from './db/embedded/dataDirLock';
-import { DatabaseUnavailableError } from './db/errors';
-import { exitOnFatalError } from './fatal';
+import { loadConfig } from './platform/config';
+import { closeDatabase, compileWasmWithBaselineOnly, db, openDatabase } from './platform/db/client';
+import { isRunning, readHolder } from './platform/db/embedded/dataDirLock';
+import { DatabaseUnavailableError } from './platform/db/errors';
+import { exitOnFatalError } from './platform/fatal';
 import { createWorker } from './jobs/worker';
-import { createLogger } from './logger';
-import { stopTracing } from './tracing';
+import { createLogger } from './platform/logger';
+import { stopTracing } from './platform/tracing';
 
 /**
  * `npm run worker`: the background worker alone (webhook delivery, scheduled

@@ -9,11 +9,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { type FieldNode, type OperationDefinitionNode, parse } from 'graphql';
-import { hasValidChecksum, safeEqual, sha256Hex } from '../../src/auth/secrets';
-import { publicRoutes } from '../../src/rest/public';
-import { listSupportedCountries } from '../../src/services/publicCatalog';
-import { pageFromRows } from '../../src/services/productList';
-import { paginationLinks } from '../../src/rest/params';
+import { hasValidChecksum, safeEqual, sha256Hex } from '../../src/access/auth/secrets';
+import { publicRoutes } from '../../src/catalog/rest/public';
+import { listSupportedCountries } from '../../src/catalog/services/publicCatalog';
+import { pageFromRows } from '../../src/catalog/services/productList';
+import { paginationLinks } from '../../src/api/rest/params';
 import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, READ_PATH, serveBaseline, productsByIds, projection, query, restProduct, sendJson } from './common';
 
 

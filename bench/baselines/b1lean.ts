@@ -19,10 +19,10 @@
  * JS; B1-lean is the floor for "node + PostgreSQL" on these responses.
  */
 import type { ServerResponse } from 'node:http';
-import { Prisma } from '../../src/db/client';
-import { paginationLinks } from '../../src/rest/params';
-import { IMAGE_TYPES } from '../../src/services/imageTypes';
-import { totalOf } from '../../src/services/productList';
+import { Prisma } from '../../src/platform/db/client';
+import { paginationLinks } from '../../src/api/rest/params';
+import { IMAGE_TYPES } from '../../src/catalog/services/imageTypes';
+import { totalOf } from '../../src/catalog/services/productList';
 import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, pool, query, READ_PATH, serveBaseline } from './common';
 
 /**
@@ -46,7 +46,7 @@ const EXT_CASE = `CASE i.mime_type ${Object.values(IMAGE_TYPES)
 const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The REST product (PRODUCT_FRAGMENT of src/rest/merchant.ts, snake_case
+ * The REST product (PRODUCT_FRAGMENT of src/catalog/rest/products.ts, snake_case
  * aliases, price as a JSON number) as a json value of row `p` (joined with
  * its store `s`); `baseUrl` is the SQL of the request's origin (image URLs).
  */

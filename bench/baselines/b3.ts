@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { type DefinitionNode, GraphQLError, GraphQLScalarType, Kind, parse, print } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { type ProductSort, pageFromRows, productPageQuery } from '../../src/services/productList';
+import { type ProductSort, pageFromRows, productPageQuery } from '../../src/catalog/services/productList';
 import { authorize, env, HttpError, productsByIds, query } from './common';
 
 const TYPES = ['Product', 'ProductImage', 'Seo', 'Variant', 'PageMeta', 'ProductPage', 'ProductFilter', 'ProductSort', 'ProductStatus', 'DateTime', 'Decimal', 'JSON'];

@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type FieldNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { Pool } from 'pg';
-import { hasStorePermission, type UserPrincipal as Viewer } from '../../src/domain/principal';
-import { DASHBOARD_TOKEN_PREFIX } from '../../src/auth/dashboardTokens';
-import { hasValidChecksum, sha256Hex } from '../../src/auth/secrets';
-import { PRODUCT_FRAGMENT } from '../../src/rest/merchant';
-import { imageUrl } from '../../src/services/imageTypes';
-import { boolParam, enumParam, intParam, listParam } from '../../src/rest/params';
-import { PRODUCT_SORTS, productPageQuery } from '../../src/services/productList';
+import { hasStorePermission, type UserPrincipal as Viewer } from '../../src/kernel/principal';
+import { DASHBOARD_TOKEN_PREFIX } from '../../src/access/auth/dashboardTokens';
+import { hasValidChecksum, sha256Hex } from '../../src/access/auth/secrets';
+import { PRODUCT_FRAGMENT } from '../../src/catalog/rest/products';
+import { imageUrl } from '../../src/catalog/services/imageTypes';
+import { boolParam, enumParam, intParam, listParam } from '../../src/api/rest/params';
+import { PRODUCT_SORTS, productPageQuery } from '../../src/catalog/services/productList';
 
 export function env(name: string): string {
   const v = process.env[name];
@@ -25,7 +25,7 @@ export function env(name: string): string {
 let statements = 0;
 (globalThis as { __benchQueryCount?: () => number }).__benchQueryCount = () => statements;
 
-/** Connections as the service opens them: without parallel query (see src/db/adapters.ts). */
+/** Connections as the service opens them: without parallel query (see src/platform/db/adapters.ts). */
 export const pool = new Pool({ connectionString: env('DATABASE_URL'), max: Number(process.env.DATABASE_POOL_SIZE ?? 10), options: '-c max_parallel_workers_per_gather=0' });
 
 const statementName = (text: string) => 's' + createHash('sha1').update(text).digest('hex').slice(0, 20);

@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
-import { createContext, type RequestContext } from '../context';
-import type { PrismaClient } from '../db/client';
-import { SYSTEM } from '../domain/principal';
-import { pruneDeliveryLog, pruneEvents } from '../events/retention';
-import { onWorkPending } from '../events/signal';
-import { pruneIdempotencyKeys } from '../services/idempotency';
-import { runDueSchedules } from '../services/productSchedules';
-import { sweepUnusedFiles } from '../services/storedFiles';
-import { runDueTestCatalogJobs } from '../services/testCatalog';
-import { runDueProductImports } from '../services/productImports';
-import { storageFor } from '../storage';
-import { createDeliverer, type DeliveryDeps } from '../webhooks/deliver';
-import { dispatchEvents } from '../webhooks/dispatch';
+import type { Config } from '../platform/config';
+import { createContext, type RequestContext } from '../platform/context';
+import type { PrismaClient } from '../platform/db/client';
+import { SYSTEM } from '../kernel/principal';
+import { pruneDeliveryLog, pruneEvents } from '../events/services/retention';
+import { onWorkPending } from '../platform/outbox/signal';
+import { pruneIdempotencyKeys } from '../api/idempotency';
+import { runDueSchedules } from '../catalog/services/productSchedules';
+import { sweepUnusedFiles } from '../catalog/services/storedFiles';
+import { runDueTestCatalogJobs } from '../catalog/services/testCatalog';
+import { runDueProductImports } from '../catalog/services/productImports';
+import { storageFor } from '../platform/storage';
+import { createDeliverer, type DeliveryDeps } from '../events/webhooks/deliver';
+import { dispatchEvents } from '../events/webhooks/dispatch';
 
 /**
  * The background worker: one loop that turns outbox events into webhook
  * messages, delivers due messages, runs due product schedules and test
- * catalog jobs (src/services/testCatalog.ts) and, now and then, prunes the
+ * catalog jobs (src/catalog/services/testCatalog.ts) and, now and then, prunes the
  * change history, the delivery log and expired idempotency keys, and removes
  * stored image files no image uses (UPLOAD_SWEEP_INTERVAL_MS). It runs inside the service
  * (WORKER=true, the default) or alone (`npm run worker`); several instances on
@@ -26,7 +26,7 @@ import { dispatchEvents } from '../webhooks/dispatch';
  * FOR UPDATE SKIP LOCKED.
  *
  * While there is work it loops at once; otherwise it sleeps WORKER_POLL_MS, or
- * until this process commits new work (src/events/signal.ts) or an attempt
+ * until this process commits new work (src/platform/outbox/signal.ts) or an attempt
  * finishes. A failing step is logged and tried again on the next poll.
  */
 

@@ -1,4 +1,4 @@
-import { COLUMNS } from '../../src/services/productTransfer/format';
+import { COLUMNS } from '../../src/catalog/transfer/format';
 
 /** The bytes of a text, as an import reads a file: in chunks, here of `size` bytes (a multi-byte character may be split). */
 export async function* chunksOf(text: string | Buffer, size = 64 * 1024): AsyncGenerator<Uint8Array> {

@@ -1,6 +1,6 @@
-import { closeDatabase, db } from '../../src/db/client';
-import { exportProducts } from '../../src/services/productTransfer/exporter';
-import { importProducts } from '../../src/services/productTransfer/importer';
+import { closeDatabase, db } from '../../src/platform/db/client';
+import { exportProducts } from '../../src/catalog/transfer/exporter';
+import { importProducts } from '../../src/catalog/transfer/importer';
 import { testContext } from '../helpers/context';
 import { createStoreFixture } from '../helpers/fixtures';
 import { openTestDatabase } from '../helpers/harness';

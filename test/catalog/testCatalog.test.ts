@@ -1,6 +1,6 @@
-import { db } from '../../src/db/client';
-import { STATUS_BY_CODE } from '../../src/errors';
-import { JOB_LEASE_MS, MAX_TEST_CATALOG_COPY, runDueTestCatalogJobs, startTestCatalogCopy } from '../../src/services/testCatalog';
+import { db } from '../../src/platform/db/client';
+import { STATUS_BY_CODE } from '../../src/platform/errors';
+import { JOB_LEASE_MS, MAX_TEST_CATALOG_COPY, runDueTestCatalogJobs, startTestCatalogCopy } from '../../src/catalog/services/testCatalog';
 import { cliOn, serveDataDir } from '../helpers/cli';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';

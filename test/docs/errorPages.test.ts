@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { ERROR_CATALOG } from '../../src/docs/errorCatalog';
-import { type ErrorCode, STATUS_BY_CODE } from '../../src/errors';
+import { ERROR_CATALOG } from '../../src/api/docs/errorCatalog';
+import { type ErrorCode, STATUS_BY_CODE } from '../../src/platform/errors';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 

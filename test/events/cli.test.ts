@@ -1,8 +1,8 @@
 import { userInfo } from 'node:os';
-import { buildProgram } from '../../src/cli/command';
-import { commands } from '../../src/cli/commands';
-import { operatorContext } from '../../src/cli/context';
-import { db } from '../../src/db/client';
+import { buildProgram } from '../../src/api/cli/command';
+import { commands } from '../../src/cliCommands';
+import { operatorContext } from '../../src/api/cli/context';
+import { db } from '../../src/platform/db/client';
 import { cliOn } from '../helpers/cli';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { newTempDir } from '../helpers/templates';

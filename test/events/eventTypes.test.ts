@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../src/domain/events';
+import { EVENT_TYPES } from '../../src/kernel/events';
 import { startTestServer, type TestServer } from '../helpers/harness';
 
 /** The event catalogue over GraphQL (the dashboard's webhook form lists it): every type, no credential needed. */

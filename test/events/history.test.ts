@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
-import { db } from '../../src/db/client';
-import { pruneEvents } from '../../src/events/retention';
+import { loadConfig } from '../../src/platform/config';
+import { db } from '../../src/platform/db/client';
+import { pruneEvents } from '../../src/events/services/retention';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { form, filePart, makeImage, uploadPath } from '../images/images';

@@ -1,7 +1,7 @@
-import { revokeDashboardToken } from '../../src/auth/dashboardTokens';
+import { revokeDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { testContext } from '../helpers/context';
-import { db } from '../../src/db/client';
-import { addMember } from '../../src/services/stores';
+import { db } from '../../src/platform/db/client';
+import { addMember } from '../../src/access/services/stores';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/platform/config';
 
 describe('configuration', () => {
   it('defaults to the embedded database under ./data, port 4000, OAuth off', () => {

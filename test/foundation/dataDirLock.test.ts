@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { acquireDataDirLock, readHolder } from '../../src/db/embedded/dataDirLock';
+import { acquireDataDirLock, readHolder } from '../../src/platform/db/embedded/dataDirLock';
 import { exited, root } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
@@ -22,7 +22,7 @@ async function deadPid(): Promise<number> {
 /** Runs `acquireDataDirLock` in a separate process; prints `held` or `busy <pid>`, and keeps a held lock for `holdMs`. */
 function acquireInChild(lockFile: string, holdMs: number) {
   const script = `
-    const { acquireDataDirLock } = require('./src/db/embedded/dataDirLock');
+    const { acquireDataDirLock } = require('./src/platform/db/embedded/dataDirLock');
     acquireDataDirLock(${JSON.stringify(lockFile)}, { role: 'service', command: 'race' }).then(async (a) => {
       console.log('held' in a ? 'held' : 'busy ' + a.busy.pid);
       if ('held' in a) { await new Promise((r) => setTimeout(r, ${holdMs})); await a.held.release(); }

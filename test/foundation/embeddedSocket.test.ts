@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
-import { openPGlite } from '../../src/db/adapters';
-import { socketConnectionUrl } from '../../src/db/embedded/open';
-import { PGliteSession } from '../../src/db/embedded/pgliteSession';
-import { serveOverSocket, SOCKET_FILE, type SocketServer } from '../../src/db/embedded/socketServer';
+import { openPGlite } from '../../src/platform/db/adapters';
+import { socketConnectionUrl } from '../../src/platform/db/embedded/open';
+import { PGliteSession } from '../../src/platform/db/embedded/pgliteSession';
+import { serveOverSocket, SOCKET_FILE, type SocketServer } from '../../src/platform/db/embedded/socketServer';
 import { newTempDir } from '../helpers/templates';
 
 const run = promisify(execFile);

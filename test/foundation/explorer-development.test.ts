@@ -1,8 +1,8 @@
 // NODE_ENV decides the Pothos unused-query check and Yoga's error details when the schema and the app
 // are built, so it is set before anything imports them.
 import '../helpers/developmentEnv';
-import { builder } from '../../src/graphql/builder';
-import { VIEWER_EXAMPLE } from '../../src/explorer';
+import { builder } from '../../src/api/graphql/builder';
+import { VIEWER_EXAMPLE } from '../../src/api/explorer';
 import { startTestServer, type TestServer } from '../helpers/harness';
 
 let t: TestServer;

@@ -1,6 +1,6 @@
 import { Script } from 'node:vm';
 import { testContext } from '../helpers/context';
-import { seedDemo } from '../../src/services/demoSeed';
+import { seedDemo } from '../../src/catalog/services/demoSeed';
 import {
   explorerTabs,
   HEADERS_WITH_TOKEN,
@@ -11,7 +11,7 @@ import {
   STORE_ID_PLACEHOLDER,
   TOKEN_PLACEHOLDER,
   VIEWER_EXAMPLE,
-} from '../../src/explorer';
+} from '../../src/api/explorer';
 import { startTestServer, type TestServer } from '../helpers/harness';
 
 let t: TestServer;

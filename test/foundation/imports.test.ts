@@ -33,26 +33,27 @@ function writeViolatingProject(dir: string) {
     // no-circular
     'src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
     'src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
-    // domain-is-a-leaf (a type-only import counts)
-    'src/domain/mode.ts': "import type { Service } from '../services/service';\nexport type Mode = Service;\n",
-    // services-not-to-surfaces
-    'src/services/service.ts': "import { schema } from '../graphql/schema';\nexport type Service = typeof schema;\n",
-    // graphql-not-to-rest-or-cli
-    'src/graphql/schema.ts': "import { route } from '../rest/route';\nexport const schema = route;\n",
-    // rest-not-to-cli
-    'src/rest/route.ts': "import { command } from '../cli/command';\nexport const route = command;\n",
-    'src/cli/command.ts': 'export const command = 1;\n',
-    // db-not-to-upper-layers
-    'src/db/client.ts': "import { principal } from '../auth/principal';\nexport const client = principal;\n",
-    // auth-not-to-surfaces
-    'src/auth/principal.ts': "import { createApp } from '../app';\nexport const principal = createApp;\n",
+    // each group importing the group above it (a type-only import counts)
+    'src/kernel/mode.ts': "import type { Config } from '../platform/config';\nexport type Mode = Config;\n",
+    'src/platform/config.ts': "import { principal } from '../access/auth/principal';\nexport type Config = typeof principal;\n",
+    'src/access/auth/principal.ts': "import { builder } from '../../api/graphql/builder';\nexport const principal = builder;\n",
+    'src/api/graphql/builder.ts': "import { stores } from '../../access/services/stores';\nexport const builder = stores;\n",
+    'src/access/services/stores.ts': "import { products } from '../../catalog/services/products';\nexport const stores = products;\n",
+    'src/catalog/services/products.ts': "import { history } from '../../events/services/history';\nexport const products = history;\n",
+    'src/events/services/history.ts': "import { worker } from '../../jobs/worker';\nexport const history = worker;\n",
+    'src/jobs/worker.ts': "import { createApp } from '../app';\nexport const worker = createApp;\n",
     'src/app.ts': 'export const createApp = 1;\n',
+    // services-not-to-surfaces, graphql-not-to-rest-or-cli, rest-not-to-cli
+    'src/catalog/services/variants.ts': "import { variantType } from '../graphql/variants';\nexport const variants = variantType;\n",
+    'src/catalog/graphql/variants.ts': "import { variantRoute } from '../rest/variants';\nexport const variantType = variantRoute;\n",
+    'src/catalog/rest/variants.ts': "import { variantCommand } from '../cli/variants';\nexport const variantRoute = variantCommand;\n",
+    'src/catalog/cli/variants.ts': 'export const variantCommand = 1;\n',
     // src-not-to-test-or-bench
     'src/leak.ts': "import { helper } from '../test/helper';\nexport const leak = helper;\n",
     // not-to-dev-dep
     'src/devDep.ts': "import devOnly from 'dev-only';\nexport const x = devOnly;\n",
     // not-to-dev-dep-logger: the logger may use pino-pretty only
-    'src/logger.ts': "import devOnly from 'dev-only';\nexport const y = devOnly;\n",
+    'src/platform/logger.ts': "import devOnly from 'dev-only';\nexport const y = devOnly;\n",
   };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -75,15 +76,20 @@ describe('import direction (dependency-cruiser, .dependency-cruiser.cjs)', () =>
       expect(code).not.toBe(0);
       expect(output).toMatch(/error no-circular: src\/a\.ts →\s+src\/b\.ts →\s+src\/a\.ts/);
       for (const line of [
-        'error domain-is-a-leaf: src/domain/mode.ts → src/services/service.ts',
-        'error services-not-to-surfaces: src/services/service.ts → src/graphql/schema.ts',
-        'error graphql-not-to-rest-or-cli: src/graphql/schema.ts → src/rest/route.ts',
-        'error rest-not-to-cli: src/rest/route.ts → src/cli/command.ts',
-        'error db-not-to-upper-layers: src/db/client.ts → src/auth/principal.ts',
-        'error auth-not-to-surfaces: src/auth/principal.ts → src/app.ts',
+        'error kernel-not-to-higher-layers: src/kernel/mode.ts → src/platform/config.ts',
+        'error platform-not-to-higher-layers: src/platform/config.ts → src/access/auth/principal.ts',
+        'error auth-not-to-higher-layers: src/access/auth/principal.ts → src/api/graphql/builder.ts',
+        'error api-not-to-higher-layers: src/api/graphql/builder.ts → src/access/services/stores.ts',
+        'error access-not-to-higher-layers: src/access/services/stores.ts → src/catalog/services/products.ts',
+        'error catalog-not-to-higher-layers: src/catalog/services/products.ts → src/events/services/history.ts',
+        'error events-not-to-higher-layers: src/events/services/history.ts → src/jobs/worker.ts',
+        'error jobs-not-to-higher-layers: src/jobs/worker.ts → src/app.ts',
+        'error services-not-to-surfaces: src/catalog/services/variants.ts → src/catalog/graphql/variants.ts',
+        'error graphql-not-to-rest-or-cli: src/catalog/graphql/variants.ts → src/catalog/rest/variants.ts',
+        'error rest-not-to-cli: src/catalog/rest/variants.ts → src/catalog/cli/variants.ts',
         'error src-not-to-test-or-bench: src/leak.ts → test/helper.ts',
         'error not-to-dev-dep: src/devDep.ts → node_modules/dev-only/index.js',
-        'error not-to-dev-dep-logger: src/logger.ts → node_modules/dev-only/index.js',
+        'error not-to-dev-dep-logger: src/platform/logger.ts → node_modules/dev-only/index.js',
       ]) {
         expect(output).toContain(line);
       }

@@ -1,8 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ConfigError, loadConfig } from '../../src/config';
-import { chooseLogFormat } from '../../src/logger';
+import { ConfigError, loadConfig } from '../../src/platform/config';
+import { chooseLogFormat } from '../../src/platform/logger';
 import { newTempDir } from '../helpers/templates';
 
 const run = promisify(execFile);

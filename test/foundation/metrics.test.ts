@@ -154,7 +154,7 @@ describe('/metrics', () => {
 describe('/metrics without a database', () => {
   it('still answers, with the process metrics, and the queue gauges unknown (NaN)', async () => {
     // A fresh process with no database open: the scrape does not fail, and no queue reads as empty.
-    const script = `require('./src/metrics').registry.metrics().then((text) => console.log(JSON.stringify(text)))`;
+    const script = `require('./src/platform/metrics').registry.metrics().then((text) => console.log(JSON.stringify(text)))`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), timeout: 60_000 });
     const families = new Map((parsePrometheusTextFormat(JSON.parse(stdout.trim().split('\n').pop()!)) as Family[]).map((f) => [f.name, f]));
     expect(families.has('process_cpu_user_seconds_total')).toBe(true);

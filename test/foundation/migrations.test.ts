@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openPGlite, pgliteAdapterFactory } from '../../src/db/adapters';
-import { applyMigrations, diffSchemaAgainstMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/db/migrate';
+import { openPGlite, pgliteAdapterFactory } from '../../src/platform/db/adapters';
+import { applyMigrations, diffSchemaAgainstMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/platform/db/migrate';
 import { newTempDir, openEmptyDatabase } from '../helpers/templates';
 
 describe('migration runner (wasm schema engine)', () => {

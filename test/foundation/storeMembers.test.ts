@@ -1,5 +1,5 @@
-import { db } from '../../src/db/client';
-import { createUser } from '../../src/services/stores';
+import { db } from '../../src/platform/db/client';
+import { createUser } from '../../src/access/services/stores';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
-import { closeDatabase, openDatabase } from '../../src/db/client';
+import { loadConfig } from '../../src/platform/config';
+import { closeDatabase, openDatabase } from '../../src/platform/db/client';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { loadConfig } from '../../src/config';
-import { createContext, type RequestContext } from '../../src/context';
-import { db } from '../../src/db/client';
-import type { Principal } from '../../src/domain/principal';
+import { loadConfig } from '../../src/platform/config';
+import { createContext, type RequestContext } from '../../src/platform/context';
+import { db } from '../../src/platform/db/client';
+import type { Principal } from '../../src/kernel/principal';
 
 /**
  * A context for calling services directly in tests (fixtures, setup): the

@@ -1,7 +1,7 @@
-import { issueDashboardToken } from '../../src/auth/dashboardTokens';
-import type { Permission } from '../../src/domain/access';
-import { db } from '../../src/db/client';
-import { addMember, createStore, createUser } from '../../src/services/stores';
+import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
+import type { Permission } from '../../src/kernel/access';
+import { db } from '../../src/platform/db/client';
+import { addMember, createStore, createUser } from '../../src/access/services/stores';
 import { testContext } from './context';
 
 let counter = 0;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
-import { applyMigrations } from '../../src/db/migrate';
+import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/platform/db/adapters';
+import { applyMigrations } from '../../src/platform/db/migrate';
 import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from './templates';
 
 /**

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/app';
-import { answerClientErrors } from '../../src/http/clientErrors';
-import { ERROR_CATALOG } from '../../src/docs/errorCatalog';
-import { loadConfig, type Config } from '../../src/config';
-import { openPGlite } from '../../src/db/adapters';
-import { type Database, openDatabase } from '../../src/db/client';
+import { answerClientErrors } from '../../src/api/clientErrors';
+import { ERROR_CATALOG } from '../../src/api/docs/errorCatalog';
+import { loadConfig, type Config } from '../../src/platform/config';
+import { openPGlite } from '../../src/platform/db/adapters';
+import { type Database, openDatabase } from '../../src/platform/db/client';
 import { adminQuery, newTempDir, templateStatePath, testDatabaseUrl, withDatabase } from './templates';
 
 void PGlite;

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/platform/config';
 
 async function main() {
   const app = createApp(loadConfig());

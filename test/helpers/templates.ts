@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/db/adapters';
+import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/platform/db/adapters';
 
 /** Where globalSetup leaves the migrated template, for every test file to copy. */
 export function templateStatePath(): string {

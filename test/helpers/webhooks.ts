@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
-import type { Config } from '../../src/config';
-import type { Mode } from '../../src/domain/access';
+import type { Config } from '../../src/platform/config';
+import type { Mode } from '../../src/kernel/access';
 import { createWorker, type Worker } from '../../src/jobs/worker';
-import { generateSecret } from '../../src/webhooks/signing';
+import { generateSecret } from '../../src/events/webhooks/signing';
 import type { TestServer } from './harness';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { loadConfig } from '../../src/config';
-import { db } from '../../src/db/client';
+import { loadConfig } from '../../src/platform/config';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { filePart, graphqlUpload, leftoverTempFiles, makeImage, restUpload } from './images';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { watchPartTypes } from '../../src/rest/multipart';
+import { watchPartTypes } from '../../src/api/rest/multipart';
 import { rawMultipart } from './images';
 
 /** A request stand-in that delivers `body` in the given chunks. */

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
-import { db } from '../../src/db/client';
-import { keepStoredFile, sweepUnusedFiles } from '../../src/services/storedFiles';
-import { storageFor } from '../../src/storage';
-import { S3Storage } from '../../src/storage/s3';
+import { ConfigError, loadConfig } from '../../src/platform/config';
+import { db } from '../../src/platform/db/client';
+import { keepStoredFile, sweepUnusedFiles } from '../../src/catalog/services/storedFiles';
+import { storageFor } from '../../src/platform/storage';
+import { S3Storage } from '../../src/platform/storage/s3';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { type LocalS3, startLocalS3 } from '../helpers/s3';

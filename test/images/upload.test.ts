@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import exifReader from 'exif-reader';
 import sharp from 'sharp';
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { fetchServed, filePart, graphqlUpload, leftoverTempFiles, makeImage, pixelBombPng, restUpload, SVG, sha256, uploadPath } from './images';

@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../src/auth/secrets';
-import { db } from '../../src/db/client';
+import { sha256Hex } from '../../src/access/auth/secrets';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { basicAuth, connectApp, postForm, REDIRECT_URI, registerApp } from './helpers';

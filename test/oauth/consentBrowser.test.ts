@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { describeInBrowser, launchBrowser, screenshot, watchPage } from '../helpers/browser';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';

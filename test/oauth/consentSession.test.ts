@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { consentForm, OAUTH, postForm, REDIRECT_URI, registerApp, type RegisteredApp } from './helpers';

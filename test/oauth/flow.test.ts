@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../src/auth/secrets';
-import { db } from '../../src/db/client';
+import { sha256Hex } from '../../src/access/auth/secrets';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { authorizationServer, authorizeAndDecide, loadOAuthLib, type OAuthLib, REDIRECT_URI, registerApp, type RegisteredApp } from './helpers';

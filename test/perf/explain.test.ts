@@ -7,9 +7,9 @@
  */
 import { FILTER_VALUES, catalogStatements } from '../../bench/seed';
 import { testContext } from '../helpers/context';
-import { db, Prisma } from '../../src/db/client';
-import { productPageQuery, type ProductFilter } from '../../src/services/productList';
-import { createStore, createUser } from '../../src/services/stores';
+import { db, Prisma } from '../../src/platform/db/client';
+import { productPageQuery, type ProductFilter } from '../../src/catalog/services/productList';
+import { createStore, createUser } from '../../src/access/services/stores';
 import { openTestDatabase } from '../helpers/harness';
 
 type Database = Awaited<ReturnType<typeof openTestDatabase>>;

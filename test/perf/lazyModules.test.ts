@@ -16,7 +16,7 @@ const ROOT = path.resolve(__dirname, '../..');
 async function loadedAfter(then: string): Promise<string[]> {
   const script = `
     const { createApp } = require('./src/app');
-    const { loadConfig } = require('./src/config');
+    const { loadConfig } = require('./src/platform/config');
     const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/', 'node_modules/openai/', 'node_modules/pino-pretty/', 'node_modules/ioredis/', 'node_modules/cockatiel/'];
     (async () => {
       const app = createApp(loadConfig({ NODE_ENV: 'production', DATA_DIR: ${JSON.stringify(path.join(ROOT, 'data-lazy-test'))} }));
@@ -31,7 +31,7 @@ async function loadedAfter(then: string): Promise<string[]> {
 
 describe('modules loaded on first use', () => {
   it('the OpenAI SDK loads when an OpenAI-compatible provider is made', async () => {
-    const make = `new (require('./src/services/descriptions').OpenAICompatibleProvider)({ kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 1000 });`;
+    const make = `new (require('./src/catalog/services/descriptions').OpenAICompatibleProvider)({ kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', timeoutMs: 1000 });`;
     expect(await loadedAfter(make)).toEqual(['node_modules/openai/']);
   }, 60_000);
 
@@ -40,6 +40,6 @@ describe('modules loaded on first use', () => {
   }, 60_000);
 
   it('the GraphiQL bundle loads when the page is first rendered', async () => {
-    expect(await loadedAfter(`require('./src/explorer').renderExplorerPage(require('./src/explorer').graphiqlOptions);`)).toEqual(['@graphql-yoga/render-graphiql']);
+    expect(await loadedAfter(`require('./src/api/explorer').renderExplorerPage(require('./src/api/explorer').graphiqlOptions);`)).toEqual(['@graphql-yoga/render-graphiql']);
   }, 60_000);
 });

@@ -4,10 +4,10 @@
  * DATABASE_PREPARED_STATEMENTS=false turns that off for poolers that cannot
  * keep them. (PGlite in process has no protocol to prepare over: skipped.)
  */
-import { loadConfig } from '../../src/config';
-import { MAX_PREPARED_STATEMENTS, postgresAdapterFactory, preparedStatementName, preparedStatementNamer } from '../../src/db/adapters';
-import { db, readRows } from '../../src/db/client';
-import { productPageQuery } from '../../src/services/productList';
+import { loadConfig } from '../../src/platform/config';
+import { MAX_PREPARED_STATEMENTS, postgresAdapterFactory, preparedStatementName, preparedStatementNamer } from '../../src/platform/db/adapters';
+import { db, readRows } from '../../src/platform/db/client';
+import { productPageQuery } from '../../src/catalog/services/productList';
 import { createStoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { testDatabaseUrl } from '../helpers/templates';

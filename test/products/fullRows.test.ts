@@ -1,13 +1,13 @@
-import { db } from '../../src/db/client';
-import { coveredByFullRow, fullProductRow, fullProductRowsByIds } from '../../src/services/productRows';
-import { PRODUCT_VIEW_INCLUDE, type ProductViewRow } from '../../src/services/representations';
+import { db } from '../../src/platform/db/client';
+import { coveredByFullRow, fullProductRow, fullProductRowsByIds } from '../../src/catalog/services/productRows';
+import { PRODUCT_VIEW_INCLUDE, type ProductViewRow } from '../../src/catalog/services/views';
 import { createStoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, productPath, productsPath } from './helpers';
 
 /**
  * The product screens, GraphQL and REST load products with one hand-written
- * statement (src/services/productRows.ts) instead of Prisma's relation
+ * statement (src/catalog/services/productRows.ts) instead of Prisma's relation
  * loading. Its rows must be exactly what Prisma gives for the same include,
  * whatever the product carries: images in order, SEO with and without nulls,
  * several categories, variants, schedule times, money with cents.

@@ -1,4 +1,4 @@
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import type { StoreFixture } from '../helpers/fixtures';
 import type { TestResponse, TestServer } from '../helpers/harness';
 

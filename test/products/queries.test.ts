@@ -1,4 +1,4 @@
-import { currentDatabase, db } from '../../src/db/client';
+import { currentDatabase, db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
 import { createProduct, gqlData, productPath, productsPath } from './helpers';

@@ -1,5 +1,5 @@
-import { db } from '../../src/db/client';
-import { runDueSchedules } from '../../src/services/productSchedules';
+import { db } from '../../src/platform/db/client';
+import { runDueSchedules } from '../../src/catalog/services/productSchedules';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { testWorker } from '../helpers/webhooks';

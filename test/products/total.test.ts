@@ -1,5 +1,5 @@
-import { db } from '../../src/db/client';
-import { COUNTED_PAGES_AHEAD } from '../../src/services/productList';
+import { db } from '../../src/platform/db/client';
+import { COUNTED_PAGES_AHEAD } from '../../src/catalog/services/productList';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 

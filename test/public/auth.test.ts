@@ -1,5 +1,5 @@
-import { newCredential } from '../../src/auth/secrets';
-import { db } from '../../src/db/client';
+import { newCredential } from '../../src/access/auth/secrets';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createKey, createOAuthAccessToken, publicGet } from './helpers';

@@ -1,5 +1,5 @@
-import { newCredential, sha256Hex } from '../../src/auth/secrets';
-import { db } from '../../src/db/client';
+import { newCredential, sha256Hex } from '../../src/access/auth/secrets';
+import { db } from '../../src/platform/db/client';
 import type { StoreFixture } from '../helpers/fixtures';
 import type { TestResponse, TestServer } from '../helpers/harness';
 

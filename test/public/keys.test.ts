@@ -1,4 +1,4 @@
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { API_KEY_FIELDS, CREATE_KEY, createKey, publicGet, TestClock } from './helpers';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { readMigrationsList } from '../../src/db/migrate';
+import { readMigrationsList } from '../../src/platform/db/migrate';
 import { exited, listening, randomPort, spawnServer } from '../helpers/serverProcess';
 import { adminQuery, testDatabaseUrl, withDatabase } from '../helpers/templates';
 

@@ -1,4 +1,4 @@
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, productPath, storedProduct } from '../products/helpers';

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
 import { adminQuery, testDatabaseUrl } from '../helpers/templates';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { db } from '../../src/db/client';
-import { schema } from '../../src/graphql/schema';
+import { db } from '../../src/platform/db/client';
+import { schema } from '../../src/schema';
 import { makeImage } from '../images/images';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';

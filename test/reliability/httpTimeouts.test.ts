@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/platform/config';
 import { startServer, type ServerProcess } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 import { RawConnection } from './rawHttp';

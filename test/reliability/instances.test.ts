@@ -1,4 +1,4 @@
-import { db } from '../../src/db/client';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { openTestDatabase } from '../helpers/harness';
 import { exited, listening, randomPort, spawnServer } from '../helpers/serverProcess';

@@ -1,5 +1,5 @@
-import { issueDashboardToken } from '../../src/auth/dashboardTokens';
-import { addMember, createStore, createUser } from '../../src/services/stores';
+import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
+import { addMember, createStore, createUser } from '../../src/access/services/stores';
 import { testContext } from '../helpers/context';
 import { startTestServer, type TestServer } from '../helpers/harness';
 

@@ -1,5 +1,5 @@
-import { cookieIsSecure, sessionSetCookie } from '../../src/auth/sessionCookie';
-import { db } from '../../src/db/client';
+import { cookieIsSecure, sessionSetCookie } from '../../src/access/auth/sessionCookie';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { loadConfig } from '../../src/config';
-import { db } from '../../src/db/client';
+import { loadConfig } from '../../src/platform/config';
+import { db } from '../../src/platform/db/client';
 import { createWorker } from '../../src/jobs/worker';
 import { cliOn, serveDataDir } from '../helpers/cli';
 import { newTempDir } from '../helpers/templates';

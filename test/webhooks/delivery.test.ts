@@ -1,7 +1,7 @@
-import type { Mode } from '../../src/domain/access';
-import { messageBodies } from '../../src/webhooks/payload';
-import { generateSecret } from '../../src/webhooks/signing';
-import { DISABLE_AFTER_FAILING_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/webhooks/retrySchedule';
+import type { Mode } from '../../src/kernel/access';
+import { messageBodies } from '../../src/events/webhooks/payload';
+import { generateSecret } from '../../src/events/webhooks/signing';
+import { DISABLE_AFTER_FAILING_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/events/webhooks/retrySchedule';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createKey } from '../public/helpers';

@@ -1,5 +1,5 @@
-import { createApiKey } from '../../src/services/apiKeys';
-import { db } from '../../src/db/client';
+import { createApiKey } from '../../src/access/services/apiKeys';
+import { db } from '../../src/platform/db/client';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { controllableClock } from '../helpers/webhooks';

@@ -1,4 +1,4 @@
-import { PrismaClient } from '../../src/db/client';
+import { PrismaClient } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { insertEndpoint, type Receiver, startReceiver, testWorker, verifyDelivery } from '../helpers/webhooks';

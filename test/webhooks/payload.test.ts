@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../src/domain/events';
-import { changeView } from '../../src/services/representations';
-import { eventMessageBodyFromJson, MAX_PAYLOAD_BYTES, messageBody } from '../../src/webhooks/payload';
+import type { DomainEvent } from '../../src/kernel/events';
+import { changeView } from '../../src/events/services/views';
+import { eventMessageBodyFromJson, MAX_PAYLOAD_BYTES, messageBody } from '../../src/events/webhooks/payload';
 
 const event = (data: Record<string, unknown>): DomainEvent => ({
   id: '019ab1d2-7c4e-7a10-9f3e-2b6f0c1d4e5a',

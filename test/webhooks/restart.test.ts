@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Client } from 'pg';
-import { socketConnectionUrl } from '../../src/db/embedded/open';
+import { socketConnectionUrl } from '../../src/platform/db/embedded/open';
 import { embeddedEnv, exited, root, type ServerProcess, startServer } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 import { type Receiver, startReceiver, verifyDelivery } from '../helpers/webhooks';

@@ -1,9 +1,9 @@
 import type { LookupAddress } from 'node:dns';
 import { request } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { AppError } from '../../src/errors';
-import { generateSecret, signatureHeader } from '../../src/webhooks/signing';
-import { assertDeliverableHost, checkWebhookUrl, forbiddenRange, guardedLookup } from '../../src/webhooks/targets';
+import { AppError } from '../../src/platform/errors';
+import { generateSecret, signatureHeader } from '../../src/events/webhooks/signing';
+import { assertDeliverableHost, checkWebhookUrl, forbiddenRange, guardedLookup } from '../../src/events/webhooks/targets';
 
 /** A resolver answering from a table, the way a DNS server under someone else's control might. */
 function fakeDns(table: Record<string, string[]>) {

@@ -1,0 +1,143 @@
+/**
+ * The CLI's commands as data (name, description, flags, examples, run) and the
+ * commander program built from them. Parsing, help and usage errors happen
+ * here, before any command runs, so `--help` and a mistyped flag never reach
+ * the database.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { RequestContext } from '../../platform/context';
+
+export const CLI_NAME = 'npm run cli --';
+
+/** A mistake in how the command was called (exit 2); the database is not touched. */
+export class UsageError extends Error {}
+
+export interface CliCommand {
+  /** The words after `npm run cli --`: a group and an action, e.g. "store create". */
+  name: string;
+  description: string;
+  options: Option[];
+  /** Complete command lines, shown under "Examples:" in the command's help. */
+  examples: string[];
+  /** A positional argument after the action (`<file>`); it arrives among the flags under its name. */
+  argument?: { name: string; description: string };
+  /** Rules between flags, checked before the database is opened; throws UsageError. */
+  check?: (flags: any) => void;
+  /** Flags arrive camelCased (`--redirect-uris` → `redirectUris`); the result is printed as JSON. The operator acts (`ctx`). */
+  run: (flags: any, ctx: RequestContext) => Promise<unknown>;
+}
+
+/** What a command returns when it has written its own output (a file to stdout): nothing more is printed. */
+export const OUTPUT_WRITTEN = Symbol('output written');
+
+/** Typed at the definition, erased in the list. */
+export const defineCommand = <F>(c: Omit<CliCommand, 'check' | 'run'> & { check?: (flags: F) => void; run: (flags: F, ctx: RequestContext) => Promise<unknown> }): CliCommand => c;
+
+export const GROUPS: Record<string, string> = {
+  user: 'Dashboard users',
+  store: 'Stores',
+  category: "A store's categories",
+  member: "A store's members and their permissions",
+  token: 'Dashboard bearer tokens',
+  key: "A store's public API keys",
+  'oauth-app': 'OAuth apps',
+  changes: "A store's change history",
+  webhook: "A store's webhook endpoints and their delivery log",
+  'test-catalog': "A store's test catalog: copy live products into it, delete it",
+  products: "A store's products in bulk: import and export CSV or JSON Lines",
+  uploads: 'Stored image files',
+};
+
+// Flag helpers: the value placeholder in `flags` ("--email <email>") is what help shows.
+
+export const requiredFlag = (flags: string, description: string) => new Option(flags, description).makeOptionMandatory();
+
+export const optionalFlag = (flags: string, description: string) => new Option(flags, description);
+
+export const choiceFlag = (flags: string, description: string, choices: readonly string[]) => new Option(flags, description).choices(choices);
+
+/** "a,b, c" → ["a", "b", "c"]; the service validates each item. */
+export const listFlag = (flags: string, description: string) =>
+  new Option(flags, description).argParser((value: string) =>
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+export const wholeNumberFlag = (flags: string, description: string, min: number, max: number) =>
+  new Option(flags, description).argParser((value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
+    return Number(value);
+  });
+
+export const dateFlag = (flags: string, description: string) =>
+  new Option(flags, description).argParser((value: string) => {
+    const date = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('must be an ISO 8601 date, e.g. 2027-01-31 or 2027-01-31T12:00:00Z.');
+    return date;
+  });
+
+/** For commands that name one record either way (`--id` or `--client-id`, `--id` or `--token`). */
+export function exactlyOne(flags: Record<string, unknown>, a: string, b: string) {
+  const has = (k: string) => flags[k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] !== undefined;
+  if (has(a) === has(b)) throw new UsageError(`give exactly one of --${a} or --${b}`);
+}
+
+export interface ProgramOptions {
+  /** Runs a parsed command; the entry point opens the database around it and prints the result. */
+  execute: (command: CliCommand, flags: Record<string, unknown>) => Promise<void>;
+  /** Where help and commander's errors go (process streams by default; tests capture them). */
+  writeOut?: (text: string) => void;
+  writeErr?: (text: string) => void;
+}
+
+/**
+ * The commander program. Settings set here are inherited by every group and
+ * command: errors throw (the entry point picks the exit code) instead of
+ * exiting, unknown flags and commands name the closest match, and every error
+ * is one line.
+ */
+export function buildProgram(commands: CliCommand[], opts: ProgramOptions): Command {
+  const program = new Command(CLI_NAME)
+    .description('Administration of the store catalog on the configured database (DATABASE_URL, or the embedded one in DATA_DIR). Results are JSON on stdout; errors one line on stderr.')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: opts.writeOut ?? ((s) => process.stdout.write(s)),
+      writeErr: opts.writeErr ?? ((s) => process.stderr.write(s)),
+      // commander puts "(Did you mean …?)" on a second line; keep every error on one.
+      outputError: (s, write) => write(`${s.trimEnd().replace(/\s*\n\s*/g, ' ')}\n`),
+    });
+  program.addHelpText(
+    'after',
+    `\nExample:\n  ${commands[0]?.examples[0] ?? ''}\n\nRun "${CLI_NAME} <command> <action> --help" for the flags of one action and an example, e.g. "${CLI_NAME} store create --help".\nExit codes: 0 success, 1 the command failed (error: <code>: <message>), 2 usage error (nothing was done).\n`,
+  );
+
+  const groups = new Map<string, Command>();
+  for (const command of commands) {
+    const [groupName, actionName] = command.name.split(' ');
+    let group = groups.get(groupName);
+    if (!group) {
+      const members = commands.filter((c) => c.name.startsWith(`${groupName} `));
+      group = program
+        .command(groupName)
+        .description(`${GROUPS[groupName] ?? groupName}: ${members.map((c) => c.name.split(' ')[1]).join(', ')}`)
+        .addHelpText('after', `\nExamples:\n${members.flatMap((c) => c.examples).map((e) => `  ${e}`).join('\n')}\n`);
+      groups.set(groupName, group);
+    }
+    const sub = group.command(actionName).description(command.description);
+    if (command.argument) sub.argument(`<${command.argument.name}>`, command.argument.description);
+    for (const option of command.options) sub.addOption(option);
+    sub.addHelpText('after', `\nExample${command.examples.length > 1 ? 's' : ''}:\n${command.examples.map((e) => `  ${e}`).join('\n')}\n`);
+    sub.action(async (...args: unknown[]) => {
+      const flags = (command.argument ? { ...(args[1] as Record<string, unknown>), [command.argument.name]: args[0] } : args[0]) as Record<string, unknown>;
+      command.check?.(flags);
+      await opts.execute(command, flags);
+    });
+  }
+  return program;
+}
+
+/** Next to a secret: it cannot be shown again. */
+export const SHOWN_ONCE = 'shown once: store it now';

@@ -1,0 +1,274 @@
+import type { ErrorCode } from '../../platform/errors';
+
+/**
+ * What each stable error code means and what a client does about it: the text of the pages every problem
+ * document's `type` points at (/docs/errors/{code}), and of the examples in /api/openapi.json. A Record over
+ * ErrorCode, so a code added to STATUS_BY_CODE does not compile until it is explained here.
+ */
+export interface ErrorExplanation {
+  /** One sentence: what went wrong. */
+  meaning: string;
+  /** What the client should do about it. */
+  action: string;
+  /** A `detail` as the service writes it for this code, for examples. */
+  example: string;
+}
+
+export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
+  bad_request: {
+    meaning: 'The request could not be read as HTTP the service understands: a malformed multipart body, JSON nested deeper than 32 levels, or a request line the server refused.',
+    action: 'Fix the request itself (its framing, encoding or structure); sending it again unchanged gives the same answer.',
+    example: 'The JSON body is nested deeper than 32 arrays or objects',
+  },
+  malformed_json: {
+    meaning: 'The body was declared as JSON but is not valid JSON (a syntax error, a truncated body, or an encoding other than UTF-8).',
+    action: 'Send a syntactically valid UTF-8 JSON document with Content-Type: application/json. `detail` names the position of the first error.',
+    example: 'The request body is not valid JSON: Unexpected end of JSON input',
+  },
+  invalid_parameter: {
+    meaning: 'A query or form parameter has a value outside what the endpoint accepts (in OAuth authorization requests: a parameter the flow cannot use, such as an unknown store_id).',
+    action: 'Correct the parameter named in `detail`; the endpoint reference lists each parameter with its allowed values.',
+    example: 'store_id is not a store this user may connect apps to',
+  },
+  invalid_mode: {
+    meaning: 'The mode named by the X-Service-Mode header or the `mode` query parameter is neither `test` nor `live`.',
+    action: 'Send `test` or `live` (the problem lists them in `allowed_modes`), or leave the mode out to use the credential’s own mode.',
+    example: 'The X-Service-Mode header must be "test" or "live", not "staging"',
+  },
+  conflicting_credentials: {
+    meaning: 'The request carries two different credentials: one in Authorization and another in X-API-Key.',
+    action: 'Send one credential, in one of the two headers.',
+    example: 'Authorization and X-API-Key carry different credentials; send one of them',
+  },
+  conflicting_mode: {
+    meaning: 'The request names both test and live mode (for example X-Service-Mode: test with ?mode=live, or a mode that differs from the one an argument implies).',
+    action: 'Name one mode, in one place: the X-Service-Mode header or the `mode` parameter, matching the mode of any id you send.',
+    example: 'The request names both test and live mode; send one mode',
+  },
+  invalid_idempotency_key: {
+    meaning: 'The Idempotency-Key header is empty, longer than 255 characters, or holds characters other than printable ASCII (in GraphQL: idempotencyKey on an operation with more than one mutation field).',
+    action: 'Use 1 to 255 printable ASCII characters; a fresh UUID per logical write is a good choice.',
+    example: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  },
+  unauthenticated: {
+    meaning: 'The endpoint needs a credential and the request carried none.',
+    action: 'Send a credential: `Authorization: Bearer <token>` with a dashboard token on /api/v1 and /graphql, an API key or OAuth access token on /api/public/v1. The WWW-Authenticate header names the realm.',
+    example: 'Authentication required: send "Authorization: Bearer <token>"',
+  },
+  invalid_token: {
+    meaning: 'The bearer token sent is malformed, unknown, expired or revoked (a mistyped token fails its checksum before any lookup).',
+    action: 'Get a new token (the `login` mutation, `npm run cli -- token issue`, or the OAuth token endpoint with a refresh token) and retry with it. Do not retry with the same token.',
+    example: 'The token is not valid',
+  },
+  invalid_credentials: {
+    meaning: 'The email and password of a login did not match an account.',
+    action: 'Check the email and password. Repeated failures are throttled (429 too_many_login_attempts).',
+    example: 'Invalid email or password',
+  },
+  invalid_api_key: {
+    meaning: 'The API key or OAuth access token sent to the public API is malformed or unknown.',
+    action: 'Check that the whole key (svc_test_… or svc_live_…) was copied; create a new key if it was lost. Do not retry with the same value.',
+    example: 'The API key is not valid',
+  },
+  api_key_expired: {
+    meaning: 'The API key or access token was valid but its expiry time has passed.',
+    action: 'Roll or create a key (`npm run cli -- key roll`), or refresh the OAuth access token with its refresh token, then retry.',
+    example: 'The API key has expired',
+  },
+  api_key_revoked: {
+    meaning: 'The API key or access token was revoked (by the store, by rolling it, or through the OAuth revoke endpoint).',
+    action: 'Use the key that replaced it or create a new one; an OAuth app has to be authorized again.',
+    example: 'The API key has been revoked',
+  },
+  forbidden: {
+    meaning: 'The credential is valid but its user lacks the store permission the operation needs (for example manage_products).',
+    action: 'Ask a store owner to grant the permission (`npm run cli -- member add … --permissions …`), or use a user that has it.',
+    example: 'This operation needs the manage_products permission for the store',
+  },
+  insufficient_scope: {
+    meaning: 'The API key or OAuth token does not carry the scope the endpoint needs (for example products:write to create a product).',
+    action: 'Use a key of a type that carries the scope, or have the OAuth app ask for the scope and be authorized again. The WWW-Authenticate header names the missing scope.',
+    example: 'This endpoint needs the products:write scope',
+  },
+  csrf_token_invalid: {
+    meaning: 'A mutation came with the dashboard session cookie but without the session’s X-CSRF-Token header, or with another session’s. The cookie goes with every request a browser makes, even one another site’s page starts; the token proves the request comes from the dashboard itself.',
+    action: 'Send the header X-CSRF-Token with the csrfToken that signIn returned, or that the dashboardSession query returns after a reload. Clients that are not the dashboard send a bearer token instead of the cookie and need no CSRF token.',
+    example: 'A mutation sent with the dashboard session cookie needs the X-CSRF-Token header (its value comes with signIn and dashboardSession)',
+  },
+  mode_mismatch: {
+    meaning: 'The request asks for one mode (test or live) but the credential belongs to the other.',
+    action: 'Use a credential of the mode you want, or drop the mode from the request to use the credential’s own.',
+    example: 'This request asks for live mode but the credential is a test-mode credential',
+  },
+  app_suspended: {
+    meaning: 'The OAuth app the token belongs to is suspended, so none of its tokens work and it cannot be authorized.',
+    action: 'Contact the store operator; the app works again once it is activated (`npm run cli -- oauth-app activate`).',
+    example: 'The OAuth app this token belongs to is suspended',
+  },
+  not_found: {
+    meaning: 'The resource does not exist, or belongs to a store (or mode) the credential cannot see: the two are answered alike so that existence is never revealed.',
+    action: 'Check the ids in the path and that the credential is for the right store and mode. A deleted resource stays 404.',
+    example: 'Product not found',
+  },
+  route_not_found: {
+    meaning: 'No endpoint exists at this path (the resource may exist at another path, or the path has a typo).',
+    action: 'Check the path against the API reference at /docs.',
+    example: 'No endpoint GET /api/v1/merchant/stores/42/prodcts',
+  },
+  oauth_not_enabled: {
+    meaning: 'The OAuth endpoints are switched off on this service (OAUTH_ENABLED is false), so every OAuth path answers 404.',
+    action: 'Use an API key instead, or ask the operator to enable OAuth.',
+    example: 'The OAuth authorization flow is not enabled on this service',
+  },
+  method_not_allowed: {
+    meaning: 'The path exists but does not accept this HTTP method (on /graphql: a mutation sent as GET).',
+    action: 'Use one of the methods the Allow header lists.',
+    example: 'DELETE is not supported on /metrics',
+  },
+  not_acceptable: {
+    meaning: 'The Accept header asks only for media types the endpoint cannot produce.',
+    action: 'Accept application/json (or */*).',
+    example: 'This endpoint answers application/json',
+  },
+  request_timeout: {
+    meaning: 'The request line, headers or body did not arrive within the server’s time limit, so the connection was closed.',
+    action: 'Retry on a new connection; send large uploads over a faster link or split them.',
+    example: 'The request was not received in time',
+  },
+  conflict: {
+    meaning: 'The request conflicts with the current state of the resource: a concurrent change, a duplicate, or a state that does not allow the operation (a job still running, a key already rolled).',
+    action: 'Read `detail`, fetch the current state, and retry once the conflict is resolved; a concurrent change can simply be retried.',
+    example: 'A test catalog job of this store is running; wait until it has finished',
+  },
+  sku_taken: {
+    meaning: 'A product variant uses a SKU that another variant of the store (in the same mode) already has.',
+    action: 'Choose another SKU; `errors[]` names the variant whose SKU is taken.',
+    example: 'The SKU "TEE-M" is already used by another variant of this store',
+  },
+  slug_taken: {
+    meaning: 'A category slug (compared without case) is already used by another category of the store.',
+    action: 'Choose another slug, or use the existing category.',
+    example: 'The slug "shoes" is already used by another category',
+  },
+  category_in_use: {
+    meaning: 'The category cannot be deleted while products are in it.',
+    action: 'Move or delete the products of the category first.',
+    example: 'The category is used by 3 products',
+  },
+  product_archived: {
+    meaning: 'The product is archived, and an archived product cannot be published.',
+    action: 'Set its status to draft or active with an update first, or create a new product.',
+    example: 'An archived product cannot be published',
+  },
+  endpoint_disabled: {
+    meaning: 'The webhook endpoint is disabled, so messages cannot be resent, replayed or pinged to it.',
+    action: 'Enable the endpoint (PATCH it with `"status": "enabled"`), then retry.',
+    example: 'The webhook endpoint is disabled; enable it first',
+  },
+  idempotency_key_in_progress: {
+    meaning: 'A request with the same Idempotency-Key is still running.',
+    action: 'Wait for the Retry-After seconds and send the same request again: it then gets the first request’s answer.',
+    example: 'A request with this Idempotency-Key is still in progress',
+  },
+  precondition_failed: {
+    meaning: 'The If-Match header (or the body’s `version`) names an older version of the resource than the current one: someone changed it since you read it.',
+    action: 'GET the resource again, reapply your change to the current version, and send it with the new ETag.',
+    example: 'The product has changed (version 4, If-Match "v3")',
+  },
+  payload_too_large: {
+    meaning: 'The body is larger than the endpoint accepts (1 MiB for JSON, 64 KiB for forms, UPLOAD_MAX_BYTES for images); `max_bytes` says the limit.',
+    action: 'Send a smaller body: fewer items per request, or a smaller image.',
+    example: 'The request body is larger than 1048576 bytes',
+  },
+  unsupported_media_type: {
+    meaning: 'The body’s Content-Type is not one the endpoint accepts (for images: a declared type other than JPEG, PNG or WebP).',
+    action: 'Send the type the endpoint documents: application/json for JSON bodies, multipart/form-data for uploads, a form for OAuth.',
+    example: 'Only image/jpeg, image/png and image/webp are accepted',
+  },
+  validation_failed: {
+    meaning: 'The body or parameters are well-formed but break one or more rules; `errors[]` lists every problem with its `field`, `code` and `message`.',
+    action: 'Correct each field listed in `errors[]` and send the request again.',
+    example: 'price: must not be negative',
+  },
+  category_required: {
+    meaning: 'A product needs at least one category slug and the request gave none.',
+    action: 'Send `category_slugs` with at least one slug of a category of the store.',
+    example: 'A product needs at least one category slug',
+  },
+  unknown_category: {
+    meaning: 'One or more category slugs do not name a category of the store; `errors[]` lists them.',
+    action: 'Create the categories first (`npm run cli -- category create`), or use existing slugs.',
+    example: 'Unknown category slugs: boots',
+  },
+  invalid_image: {
+    meaning: 'The uploaded file starts like a JPEG, PNG or WebP but cannot be decoded as an image.',
+    action: 'Upload an intact image file; re-export it from an image editor if it was damaged.',
+    example: 'The file starts like image/png but is not a readable image',
+  },
+  webhook_url_forbidden: {
+    meaning: 'The webhook URL points at a private, loopback, link-local or cloud metadata address, which the service refuses to call.',
+    action: 'Use a publicly reachable https URL.',
+    example: 'The webhook URL resolves to a private address',
+  },
+  image_dimensions_too_large: {
+    meaning: 'The image has more pixels than UPLOAD_MAX_PIXELS allows.',
+    action: 'Scale the image down before uploading it.',
+    example: 'The image is 12000x9000 pixels; at most 40000000 pixels are accepted',
+  },
+  too_many_products: {
+    meaning: 'A test catalog copy would copy more than 10,000 products.',
+    action: 'Narrow the copy with a filter (category, tags, status) so that it matches fewer products.',
+    example: 'The copy matches more than 10000 products',
+  },
+  idempotency_key_reused: {
+    meaning: 'The Idempotency-Key was already used, within 24 hours, for a different request (another method, path, query or body).',
+    action: 'Use a new key for a new request; reuse a key only to retry exactly the same request.',
+    example: 'This Idempotency-Key was used for a different request',
+  },
+  rate_limited: {
+    meaning: 'The credential has sent more requests per second than its mode allows.',
+    action: 'Wait for the Retry-After seconds, then continue at a lower rate; the RateLimit headers show the budget left.',
+    example: 'Rate limit exceeded; retry after 1 second',
+  },
+  too_many_login_attempts: {
+    meaning: 'Too many failed logins for this account or from this address within the throttle window.',
+    action: 'Wait for the Retry-After seconds before trying again; a successful login clears the account’s count.',
+    example: 'Too many failed login attempts; retry after 900 seconds',
+  },
+  headers_too_large: {
+    meaning: 'The request line and headers together are larger than 16 KB.',
+    action: 'Send long values (filters, lists) in a request body instead of the URL or headers.',
+    example: 'The request line and headers are larger than the server accepts (16 KB): send long values in the body',
+  },
+  internal_error: {
+    meaning: 'The service failed in a way it did not expect; the details are in its log, not in the answer.',
+    action: 'Retry later; if it persists, report it quoting the `request_id` of the answer.',
+    example: 'An unexpected error occurred; quote the request id when reporting it',
+  },
+  provider_error: {
+    meaning: 'The description generator (an external AI provider) answered with an error.',
+    action: 'Retry later, or write the description yourself.',
+    example: 'The description provider answered with an error',
+  },
+  service_unavailable: {
+    meaning: 'The service lost its database connection during the request; reads were already retried once.',
+    action: 'Retry after the Retry-After seconds. A write whose connection was lost during its commit may have been applied: read before retrying it (or retry with the same Idempotency-Key).',
+    example: 'The database is unavailable; retry shortly',
+  },
+  provider_timeout: {
+    meaning: 'The description generator (an external AI provider) did not answer in time.',
+    action: 'Retry later, or write the description yourself.',
+    example: 'The description provider did not answer in time',
+  },
+};
+
+/** Where the pages live; a problem's `type` is `<base URL>/docs/errors/<code>`. */
+export const ERROR_PAGES_PATH = '/docs/errors';
+
+/**
+ * A problem document's `type`: the page explaining its code, absolute on the service's public base URL
+ * (PUBLIC_BASE_URL, else the request's origin) so that a client, a log viewer or a person can follow it as it
+ * is. With no base known (a request node's parser refused before any header was read) it is the relative
+ * reference RFC 9457 allows, which resolves against the request's own URL.
+ */
+export const errorTypeUri = (baseUrl: string | undefined, code: string): string => `${baseUrl ?? ''}${ERROR_PAGES_PATH}/${code}`;

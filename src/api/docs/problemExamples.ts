@@ -1,0 +1,29 @@
+import { type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
+import { problemTitle } from '../rest/problem';
+import { ERROR_CATALOG, errorTypeUri } from './errorCatalog';
+
+/** Field errors of the examples of the codes that carry `errors[]`. */
+const FIELD_ERRORS: Partial<Record<ErrorCode, FieldError[]>> = {
+  validation_failed: [
+    { field: 'price', code: 'too_small', message: 'must not be negative' },
+    { field: 'variants.1.sku', code: 'duplicate_sku', message: 'is used by another variant in this request' },
+  ],
+  category_required: [{ field: 'category_slugs', code: 'category_required', message: 'at least one category slug is required' }],
+  unknown_category: [{ field: 'category_slugs.0', code: 'unknown_category', message: 'no category of this store has the slug "boots"' }],
+  sku_taken: [{ field: 'variants.0.sku', code: 'sku_taken', message: 'is already used by another variant of this store' }],
+};
+
+/** A problem document as the service writes it for `code`, with an illustrative detail and request id. */
+export function exampleProblem(baseUrl: string | undefined, code: ErrorCode) {
+  const status = STATUS_BY_CODE[code];
+  const errors = FIELD_ERRORS[code];
+  return {
+    type: errorTypeUri(baseUrl, code),
+    title: problemTitle(status),
+    status,
+    detail: errors ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : ERROR_CATALOG[code].example,
+    code,
+    ...(errors ? { errors } : {}),
+    request_id: '8f14e45f-ceea-4672-9f3a-6f5c2a1b0d9e',
+  };
+}

@@ -1,0 +1,98 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
+import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
+import { databaseUnavailable, isConnectionLost } from '../../platform/db/errors';
+import { camelToSnake } from '../../platform/naming';
+import { errorTypeUri } from '../docs/errorCatalog';
+
+const TITLES: Partial<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Content Too Large', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export interface Problem {
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  extra?: Record<string, unknown>;
+}
+
+/** Field errors the REST layer found in a request: 422 validation_failed, fields already named as the client sent them. */
+export class RestInputError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  }
+}
+
+/** Any error (AppError, a GraphQL error wrapping one, or an unexpected one) as a problem; unexpected ones are masked. */
+export function toProblem(err: unknown): Problem {
+  if (err instanceof RestInputError) return { status: 422, code: 'validation_failed', detail: err.message, errors: err.errors };
+  const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
+  if (original instanceof AppError) {
+    return {
+      status: original.status,
+      code: original.code,
+      detail: original.message,
+      errors: original.errors?.map((e) => ({ ...e, field: e.field.split('.').map(camelToSnake).join('.') })),
+      headers: original.headers,
+      extra: original.details,
+    };
+  }
+  if (isConnectionLost(original)) return toProblem(databaseUnavailable());
+  if (err instanceof GraphQLError) return fromGraphQLError(err);
+  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+}
+
+/**
+ * A GraphQL error that is not the service's own. REST checks its variables before executing
+ * (variableCheck.ts), so input errors end there; should a coercion error still arrive, it is a 422
+ * naming the variable, never graphql-js's wording. Anything else is unexpected: masked as a 500.
+ */
+function fromGraphQLError(err: GraphQLError): Problem {
+  const variable = /^Variable "\$(\w+)"/.exec(err.message);
+  if (variable) {
+    const field = variable[1] === 'input' ? '(body)' : camelToSnake(variable[1]);
+    return { status: 422, code: 'validation_failed', detail: `${field}: is not valid`, errors: [{ field, code: 'invalid_value', message: 'is not valid' }] };
+  }
+  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+}
+
+/** The `title` of a problem with this status. */
+export const problemTitle = (status: number): string => TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
+
+export function problemStatus(code: ErrorCode) {
+  return STATUS_BY_CODE[code];
+}
+
+/** Writes an RFC 9457 problem document; its `type` is the page on this service (under `baseUrl`) that explains the code. */
+export function sendProblem(res: ServerResponse, p: Problem, requestId: string, baseUrl: string): void {
+  const body = {
+    type: errorTypeUri(baseUrl, p.code),
+    title: problemTitle(p.status),
+    status: p.status,
+    detail: p.detail,
+    code: p.code,
+    ...(p.errors?.length ? { errors: p.errors } : {}),
+    ...(p.extra ?? {}),
+    request_id: requestId,
+  };
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [k, v] of Object.entries(p.headers ?? {})) {
+    try {
+      res.setHeader(k, v);
+    } catch {
+      // An invalid header value (non-ASCII) must not leave the request unanswered; the body still explains the error.
+    }
+  }
+  res.statusCode = p.status;
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,130 @@
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { SingleBar } from 'cli-progress';
+import type { RequestContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { findStore } from '../../access/services/stores';
+import { exportProducts } from '../transfer/exporter';
+import { type RowError, TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
+import { ERROR_POLICIES, type ErrorPolicy, ImportFileError, importProducts } from '../transfer/importer';
+import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, UsageError } from '../../api/cli/command';
+import { STORE_REF } from '../../access/cli/stores';
+
+/** Errors the summary prints; --error-report writes them all. */
+const ERRORS_PRINTED = 20;
+
+const formatOf = (file: string, flag?: string): TransferFormat => (flag as TransferFormat | undefined) ?? (/\.(jsonl|ndjson)$/i.test(file) ? 'jsonl' : 'csv');
+const modeFlag = () => choiceFlag('--mode <mode>', 'the catalog: live (default) or test', ['live', 'test']);
+const inMode = (ctx: RequestContext, mode?: string): RequestContext => (mode === 'test' ? { ...ctx, mode: 'test' } : ctx);
+const csvCell = (v: string | number) => (/[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
+/** Writes a line, waiting while the file's buffer is full. */
+async function writeLine(out: NodeJS.WritableStream, line: string) {
+  if (!out.write(line)) await once(out, 'drain');
+}
+
+export const productCommands: CliCommand[] = [
+  defineCommand<{ file: string; store: string; format?: string; dryRun?: boolean; errorPolicy?: string; mode?: string; errorReport?: string }>({
+    name: 'products import',
+    argument: { name: 'file', description: 'the CSV or JSON Lines file (README "Bulk import and export" lists the columns)' },
+    description:
+      "Create or update a store's products from a CSV or JSON Lines file: a row updates the product its id or sku names, else creates one. " +
+      'Shows a progress bar on a terminal (stderr) and prints a summary: rows, created, updated, unchanged, rejected, whether the writes were kept, and the first errors.',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      choiceFlag('--format <format>', 'csv or jsonl (default: jsonl for a .jsonl or .ndjson file, else csv)', TRANSFER_FORMATS),
+      optionalFlag('--dry-run', 'check and count only: nothing is written, no event recorded'),
+      choiceFlag('--error-policy <policy>', 'reject_everything (default: nothing is imported if any row fails) or reject_failed_rows (bad rows are left out)', ERROR_POLICIES),
+      modeFlag(),
+      optionalFlag('--error-report <path>', 'write every row error to this CSV file (row,field,code,message)'),
+    ],
+    examples: [`npm run cli -- products import products.csv --store "Ana's" --error-policy reject_failed_rows`, `npm run cli -- products import products.csv --store "Ana's" --dry-run`],
+    run: async (f, ctx) => {
+      let size: number;
+      try {
+        size = statSync(f.file).size;
+      } catch {
+        throw new UsageError(`cannot read ${f.file}`);
+      }
+      const store = await findStore(ctx, f.store);
+      const started = Date.now();
+      // On a terminal only (noTTYOutput false): a pipe or a log file gets the summary alone.
+      const bar = new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% | {rows} rows | {eta_formatted} left', hideCursor: true, noTTYOutput: false });
+      bar.start(size, 0, { rows: 0 });
+      const report = f.errorReport ? createWriteStream(f.errorReport) : null;
+      const pendingLines: string[] = [];
+      if (report) pendingLines.push('row,field,code,message\n');
+      try {
+        const summary = await importProducts(inMode(ctx, f.mode), store.id, createReadStream(f.file, { highWaterMark: 256 * 1024 }), {
+          format: formatOf(f.file, f.format),
+          dryRun: !!f.dryRun,
+          errorPolicy: (f.errorPolicy as ErrorPolicy | undefined) ?? 'reject_everything',
+          maxRows: ctx.config.imports.maxRows,
+          onProgress: (p) => bar.update(p.bytes, { rows: p.rows }),
+          onError: (e: RowError) => void (report && pendingLines.push([e.row, e.field, e.code, e.message].map(csvCell).join(',') + '\n')),
+        });
+        bar.update(size);
+        if (report) for (const line of pendingLines.splice(0)) await writeLine(report, line);
+        return {
+          file: f.file,
+          store_id: store.id,
+          mode: inMode(ctx, f.mode).mode,
+          dry_run: summary.dryRun,
+          error_policy: summary.errorPolicy,
+          committed: summary.committed,
+          rows: summary.rows,
+          imported: summary.committed ? summary.created + summary.updated + summary.unchanged : 0,
+          created: summary.created,
+          updated: summary.updated,
+          unchanged: summary.unchanged,
+          rejected: summary.rejected,
+          error_count: summary.errorCount,
+          errors: summary.errors.slice(0, ERRORS_PRINTED),
+          error_report: f.errorReport ?? null,
+          warnings: summary.warnings,
+          seconds: Math.round((Date.now() - started) / 100) / 10,
+        };
+      } catch (e) {
+        if (e instanceof ImportFileError) {
+          throw new AppError('validation_failed', `${f.file}: ${e.message}${e.row ? ` (row ${e.row})` : ''} [${e.code}]`, { cause: e });
+        }
+        throw e;
+      } finally {
+        bar.stop();
+        if (report) await new Promise((r) => report.end(r));
+      }
+    },
+  }),
+  defineCommand<{ store: string; format?: string; out?: string; mode?: string; search?: string; category?: string; tags?: string[]; active?: boolean; lowStock?: boolean }>({
+    name: 'products export',
+    description:
+      "Write a store's products (all, or those matching the filter flags, as the product list filters them) as CSV or JSON Lines, in the columns `products import` reads. " +
+      'To a file with --out (then a summary is printed), else to stdout.',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      choiceFlag('--format <format>', 'csv (default) or jsonl', TRANSFER_FORMATS),
+      optionalFlag('--out <path>', 'write to this file (default: stdout)'),
+      modeFlag(),
+      optionalFlag('--search <text>', 'only products matching this text'),
+      optionalFlag('--category <slug>', 'only products of this category'),
+      listFlag('--tags <list>', 'only products carrying any of these comma-separated tags'),
+      optionalFlag('--active', 'only active products'),
+      optionalFlag('--low-stock', 'only products at or below their low-stock threshold'),
+    ],
+    examples: [`npm run cli -- products export --store "Ana's" --format csv --out products.csv`],
+    run: async (f, ctx) => {
+      const store = await findStore(ctx, f.store);
+      const format = (f.format as TransferFormat | undefined) ?? (f.out ? formatOf(f.out) : 'csv');
+      const out = f.out ? createWriteStream(f.out) : process.stdout;
+      let bytes = 0;
+      const filter = { search: f.search, category: f.category, tags: f.tags, isActive: f.active ? true : undefined, lowStock: f.lowStock ? true : undefined };
+      for await (const chunk of exportProducts(inMode(ctx, f.mode), store.id, filter, format)) {
+        bytes += Buffer.byteLength(chunk);
+        await writeLine(out, chunk);
+      }
+      if (!f.out) return OUTPUT_WRITTEN;
+      await new Promise((r) => (out as ReturnType<typeof createWriteStream>).end(r));
+      return { file: f.out, store_id: store.id, mode: inMode(ctx, f.mode).mode, format, bytes };
+    },
+  }),
+];

@@ -1,0 +1,42 @@
+import { createCategory, deleteCategory, updateCategory } from '../services/categories';
+import { builder } from '../../api/graphql/builder';
+import { manageProducts } from './products';
+
+const CategoryInput = builder.inputType('CategoryInput', {
+  fields: (t) => ({
+    slug: t.string({ description: 'Lowercase letters, digits and single hyphens, at most 128 characters; unique in the store whatever its case' }),
+    name: t.string({ description: '1-255 characters' }),
+  }),
+});
+
+const DeletedCategory = builder.simpleObject('DeletedCategory', { fields: (t) => ({ id: t.id(), slug: t.string() }) });
+
+builder.mutationFields((t) => ({
+  createCategory: t.prismaField({
+    type: 'Category',
+    description: 'Creates a category of the store (slug and name required). Needs manage_products.',
+    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: CategoryInput, required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: async (query, _root, { storeId, input }, ctx) => {
+      const { id } = await createCategory(ctx, { storeId, slug: input.slug ?? '', name: input.name ?? '' });
+      return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  updateCategory: t.prismaField({
+    type: 'Category',
+    description: "Renames a category or changes its slug (by id or slug); products show the new slug at once. Needs manage_products.",
+    args: { storeId: t.arg.id({ required: true }), category: t.arg.string({ required: true, description: 'Its id or slug' }), input: t.arg({ type: CategoryInput, required: true }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: async (query, _root, { storeId, category, input }, ctx) => {
+      const { id } = await updateCategory(ctx, storeId, category, { slug: input.slug ?? undefined, name: input.name ?? undefined });
+      return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  deleteCategory: t.field({
+    type: DeletedCategory,
+    description: 'Deletes a category no product uses (else category_in_use, 409). Needs manage_products.',
+    args: { storeId: t.arg.id({ required: true }), category: t.arg.string({ required: true, description: 'Its id or slug' }) },
+    authScopes: (_root, args) => manageProducts(args.storeId),
+    resolve: (_root, { storeId, category }, ctx) => deleteCategory(ctx, storeId, category),
+  }),
+}));

@@ -1,0 +1,255 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphQLContext } from '../../api/graphql/builder';
+import * as products from '../services/products';
+import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import { builder } from '../../api/graphql/builder';
+import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
+
+export const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
+/** Reading the catalog: a member with manage_products, or the store's own API credential with products:read or products:write. */
+export const readProducts = (storeId: string) => ({
+  ...manageProducts(storeId),
+  storeApiScope: { storeId, scope: 'products:read' as const },
+  $any: { storeApiScope: { storeId, scope: 'products:write' as const } },
+});
+/** Changing it: a member with manage_products, or the store's own API credential with products:write (publishable keys never hold it). */
+export const writeProducts = (storeId: string) => ({ ...manageProducts(storeId), storeApiScope: { storeId, scope: 'products:write' as const } });
+
+export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
+/** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
+export const productSortEnumName = (s: ProductSort) => (s.startsWith('-') ? `${s.slice(1).toUpperCase()}_DESC` : `${s.toUpperCase()}_ASC`);
+const ProductSort = builder.enumType('ProductSort', {
+  values: Object.fromEntries(PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
+});
+
+export const Product = builder.prismaObject('Product', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    price: t.expose('price', { type: 'Decimal' }),
+    currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    inventoryQuantity: t.exposeInt('inventoryQuantity'),
+    lowStockThreshold: t.exposeInt('lowStockThreshold'),
+    status: t.expose('status', { type: ProductStatus }),
+    isActive: t.boolean({ select: { status: true }, resolve: (p) => p.status === 'active' }),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    publishAt: t.expose('publishAt', { type: 'DateTime', nullable: true, description: 'When the product is scheduled to be published (status active); null: not scheduled' }),
+    unpublishAt: t.expose('unpublishAt', { type: 'DateTime', nullable: true, description: 'When the product is scheduled to be unpublished (status draft); null: not scheduled' }),
+    tags: t.exposeStringList('tags'),
+    categorySlugs: t.stringList({
+      select: { categories: { select: { category: { select: { slug: true } } } } },
+      resolve: (p) => p.categories.map((c) => c.category.slug).sort(),
+    }),
+    variantsCount: t.relationCount('variants'),
+    version: t.exposeInt('version'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ProductFilter = builder.inputType('ProductFilter', {
+  fields: (t) => ({
+    search: t.string({
+      description:
+        'Case-insensitive text over name, description, tags and variant SKUs. Without `sort`, best matches first: names equal to the text, then names starting with it, then names with a later word starting with it, then any other match; newest first within each group.',
+    }),
+    category: t.string({ description: 'Category slug' }),
+    tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
+    isActive: t.boolean(),
+    lowStock: t.boolean({ description: 'true: inventory_quantity <= low_stock_threshold' }),
+    scheduled: t.boolean({ description: 'true: products with a pending publishAt or unpublishAt; false: products with neither' }),
+  }),
+});
+
+export const PageMeta = builder.simpleObject('PageMeta', {
+  fields: (t) => ({
+    page: t.int(),
+    perPage: t.int(),
+    total: t.int({
+      description:
+        'Number of matches: always exact for a list filtered by status alone (or not at all); any other filter counts up to ten pages past this one, and when more match, total is that bound (see totalExact)',
+    }),
+    totalExact: t.boolean({ description: 'false when more than `total` match (a filtered total stops counting ten pages past this page)' }),
+    totalPages: t.int({ description: 'Pages of `total`; like total, a lower bound when totalExact is false' }),
+    hasMore: t.boolean({ description: 'Whether a next page exists (always exact)' }),
+  }),
+});
+
+export { ProductFilter as ProductFilterInputType };
+
+export type PageMetaShape = { page: number; perPage: number; total: number; totalExact: boolean; totalPages: number; hasMore: boolean };
+
+/** The list envelope's meta for a page of ids. */
+export function pageMeta(r: PageResult): PageMetaShape {
+  return { page: r.page, perPage: r.perPage, total: r.total, totalExact: r.totalExact, totalPages: Math.ceil(r.total / r.perPage), hasMore: r.hasMore };
+}
+
+interface ProductPageShape {
+  storeId: string;
+  ids: string[];
+  meta: PageMetaShape;
+}
+
+const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
+  fields: (t) => ({
+    items: t.field({
+      type: [Product],
+      resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, productQuery(ctx, info)),
+    }),
+    meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+  }),
+});
+
+/** The Prisma include/select for the Product selection at the current field, so a page loads in one statement. */
+function productQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, path?: string[]) {
+  const q = queryFromInfo({ context: ctx, info, typeName: 'Product', path }) as { select?: Record<string, unknown>; include?: Record<string, unknown> };
+  return q.select ? { select: { ...q.select, id: true } } : q;
+}
+
+builder.queryFields((t) => ({
+  products: t.field({
+    type: ProductPage,
+    description: 'A page of the store\'s products (active and inactive unless filtered).',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      filter: t.arg({ type: ProductFilter }),
+      sort: t.arg({ type: ProductSort }),
+    },
+    authScopes: (_root, args) => readProducts(args.storeId),
+    resolve: async (_root, args, ctx) => {
+      const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
+    },
+  }),
+  productsConnection: t.connection({
+    type: Product,
+    description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      filter: t.arg({ type: ProductFilter }),
+      sort: t.arg({ type: ProductSort }),
+    },
+    authScopes: (_root, args) => readProducts(args.storeId),
+    resolve: async (_root, args, ctx, info) => {
+      const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
+      const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
+      return {
+        edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
+        pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
+      };
+    },
+  }),
+  product: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => readProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.getProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
+  }),
+}));
+
+export function cleanFilter(
+  f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null; scheduled?: boolean | null } | null | undefined,
+): ProductFilter {
+  return {
+    search: f?.search ?? undefined,
+    category: f?.category ?? undefined,
+    tags: f?.tags ?? undefined,
+    isActive: f?.isActive ?? undefined,
+    lowStock: f?.lowStock ?? undefined,
+    scheduled: f?.scheduled ?? undefined,
+  };
+}
+
+/**
+ * Schedule times are taken as strings and parsed strictly by the service (RFC 3339 with an
+ * offset): the DateTime scalar accepts any text Date.parse reads, offset-less times included.
+ */
+const SCHEDULE_DOC = {
+  publishAt:
+    'RFC 3339 timestamp with offset (e.g. 2026-05-01T09:00:00+02:00), in the future: the scheduler publishes the product then. Not on an active or archived product.',
+  unpublishAt: 'RFC 3339 timestamp with offset, in the future and after publishAt: the scheduler unpublishes the product (status draft) then. Not on an archived product.',
+};
+
+const ProductCreateInput = builder.inputType('ProductCreateInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    price: t.field({ type: 'Decimal', required: true }),
+    inventoryQuantity: t.int(),
+    lowStockThreshold: t.int(),
+    status: t.field({ type: ProductStatus, description: 'Defaults to draft' }),
+    tags: t.stringList(),
+    // Optional in the type so a missing list gets the same `category_required` error as an empty one.
+    categorySlugs: t.stringList({ description: 'Required: at least one slug of an existing category of the store' }),
+    publishAt: t.string({ description: SCHEDULE_DOC.publishAt }),
+    unpublishAt: t.string({ description: SCHEDULE_DOC.unpublishAt }),
+  }),
+});
+
+const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
+  fields: (t) => ({
+    name: t.string(),
+    description: t.string(),
+    price: t.field({ type: 'Decimal' }),
+    inventoryQuantity: t.int(),
+    lowStockThreshold: t.int(),
+    status: t.field({ type: ProductStatus }),
+    tags: t.stringList(),
+    categorySlugs: t.stringList(),
+    publishAt: t.string({ description: `${SCHEDULE_DOC.publishAt} null cancels it.` }),
+    unpublishAt: t.string({ description: `${SCHEDULE_DOC.unpublishAt} null cancels it.` }),
+  }),
+});
+
+/** On create, GraphQL null means "not sent" (the default applies). */
+const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null)) as { [K in keyof T]: Exclude<T[K], null> };
+
+const DeletedProduct = builder.simpleObject('DeletedProduct', { fields: (t) => ({ id: t.id() }) });
+
+builder.mutationFields((t) => ({
+  createProduct: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.createProduct(inCatalogMode(ctx, args.mode), args.storeId, defined(args.input), query),
+  }),
+  updateProduct: t.prismaField({
+    type: 'Product',
+    description:
+      'Partial update: omitted fields are kept; null is rejected, except for publishAt and unpublishAt, where it cancels the schedule. Pass expectedVersion (the version you read) to fail with precondition_failed instead of overwriting a newer change.',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: ProductUpdateInput, required: true }),
+      expectedVersion: t.arg.int(),
+    },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
+    resolve: (query, _root, args, ctx) => products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
+  }),
+  deleteProduct: t.field({
+    type: DeletedProduct,
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (_root, args, ctx) => products.deleteProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id),
+  }),
+  publishProduct: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.publishProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
+  }),
+  unpublishProduct: t.prismaField({
+    type: 'Product',
+    args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => products.unpublishProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
+  }),
+}));

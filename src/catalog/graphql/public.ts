@@ -1,0 +1,106 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Scope } from '../../kernel/access';
+import { productsByIds } from '../services/productList';
+import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { builder, type GraphQLContext } from '../../api/graphql/builder';
+import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
+
+/**
+ * Public integration API fields. They are reached through the REST routes
+ * under /api/public/v1 (src/catalog/rest/public.ts), where the request carries an API
+ * key or OAuth token: ctx.credential decides the store and the scopes.
+ */
+
+/** Passes when the credential holds any of the scopes (scope-auth nests `$any` for repeated keys). */
+const anyApiScope = (first: Scope, ...rest: Scope[]): Record<string, unknown> =>
+  rest.length ? { apiScope: first, $any: anyApiScope(rest[0], ...rest.slice(1)) } : { apiScope: first };
+const readCatalog = anyApiScope('public:read', 'products:read') as { apiScope: Scope };
+const readPayments = anyApiScope('public:read', 'payments:read') as { apiScope: Scope };
+
+/** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
+const PublicProduct = builder.prismaObject('Product', {
+  variant: 'PublicProduct',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    price: t.expose('price', { type: 'Decimal' }),
+    currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (p) => p.inventoryQuantity > 0 }),
+    tags: t.exposeStringList('tags'),
+    categorySlugs: t.stringList({
+      select: { categories: { select: { category: { select: { slug: true } } } } },
+      resolve: (p) => p.categories.map((c) => c.category.slug).sort(),
+    }),
+    images: t.relation('images', { query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const SupportedCountry = builder.simpleObject('SupportedCountry', {
+  fields: (t) => ({
+    code: t.string({ description: 'ISO 3166-1 alpha-2' }),
+    name: t.string(),
+    defaultCurrency: t.string({ description: 'ISO 4217' }),
+    supportedCurrencies: t.stringList({ description: 'ISO 4217 codes' }),
+  }),
+});
+
+const PublicProductSort = builder.enumType('PublicProductSort', {
+  values: Object.fromEntries(PUBLIC_PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
+});
+
+const PublicProductFilter = builder.inputType('PublicProductFilter', {
+  fields: (t) => ({
+    search: t.string({ description: 'Case-insensitive text over name, description and tags' }),
+    category: t.string({ description: 'Category slug' }),
+    tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
+  }),
+});
+
+interface PublicProductPageShape {
+  ids: string[];
+  meta: PageMetaShape;
+}
+
+function publicProductQuery(ctx: GraphQLContext, info: GraphQLResolveInfo) {
+  const q = queryFromInfo({ context: ctx, info, typeName: 'PublicProduct' }) as { select?: Record<string, unknown>; include?: Record<string, unknown> };
+  return q.select ? { select: { ...q.select, id: true } } : q;
+}
+
+const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProductPage').implement({
+  fields: (t) => ({
+    items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, publicProductQuery(ctx, info)) }),
+    meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  publicSupportedCountries: t.field({
+    type: [SupportedCountry],
+    description: 'Countries where payments are supported. Public API; needs public:read or payments:read.',
+    authScopes: readPayments,
+    resolve: () => listSupportedCountries(),
+  }),
+  publicProducts: t.field({
+    type: PublicProductPage,
+    description: "A page of the credential's store's active products. Public API; needs public:read or products:read.",
+    args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: PublicProductFilter }), sort: t.arg({ type: PublicProductSort }) },
+    authScopes: readCatalog,
+    resolve: async (_root, args, ctx) => {
+      const f = args.filter;
+      const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined };
+      const r = await listPublicProducts(ctx, ctx.storeId!, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+      return { ids: r.ids, meta: pageMeta(r) };
+    },
+  }),
+  publicProduct: t.prismaField({
+    type: PublicProduct,
+    description: "One active product of the credential's store. Public API; needs public:read or products:read.",
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: readCatalog,
+    resolve: (query, _root, args, ctx) => getPublicProduct(ctx, ctx.storeId!, args.id, query),
+  }),
+}));

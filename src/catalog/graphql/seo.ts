@@ -1,0 +1,46 @@
+import { setSeo } from '../services/seo';
+import { builder } from '../../api/graphql/builder';
+import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
+import { writeProducts } from './products';
+
+builder.prismaObject('Seo', {
+  fields: (t) => ({
+    title: t.exposeString('title', { nullable: true }),
+    description: t.exposeString('description', { nullable: true }),
+    slug: t.exposeString('slug', { nullable: true }),
+    canonicalUrl: t.exposeString('canonicalUrl', { nullable: true }),
+    ogImageUrl: t.exposeString('ogImageUrl', { nullable: true }),
+    noindex: t.exposeBoolean('noindex'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectField('Product', 'seo', (t) => t.relation('seo', { nullable: true, description: 'Null until SEO data is set' }));
+
+const SeoInput = builder.inputType('SeoInput', {
+  description: 'The whole SEO record: a field left out or null is cleared (noindex becomes false).',
+  fields: (t) => ({
+    title: t.string({ description: 'At most 70 characters' }),
+    description: t.string({ description: 'At most 320 characters' }),
+    slug: t.string({ description: 'Lowercase letters, digits and hyphens; unique within the store' }),
+    canonicalUrl: t.string({ description: 'Absolute http(s) URL' }),
+    ogImageUrl: t.string({ description: 'Absolute http(s) URL' }),
+    noindex: t.boolean(),
+  }),
+});
+
+builder.mutationField('setProductSeo', (t) =>
+  t.prismaField({
+    type: 'Seo',
+    description: "Sets (replaces) a product's SEO record.",
+    args: {
+      storeId: t.arg.id({ required: true }),
+      productId: t.arg.id({ required: true }),
+      input: t.arg({ type: SeoInput, required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
+    },
+    authScopes: (_root, args) => writeProducts(args.storeId),
+    resolve: (query, _root, args, ctx) => setSeo(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.input, query, { expectedVersion: args.expectedVersion }),
+  }),
+);

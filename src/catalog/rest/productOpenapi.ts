@@ -1,0 +1,251 @@
+import { PRODUCT_STATUSES } from '../services/products';
+import { PRODUCT_SORTS } from '../services/productList';
+import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';
+
+/** OpenAPI fragments of the merchant product routes (src/catalog/rest/products.ts). */
+
+const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
+const ro = <T extends object>(s: T) => ({ ...s, readOnly: true });
+
+const price = {
+  type: 'number',
+  minimum: 0,
+  maximum: 9_999_999_999.99,
+  multipleOf: 0.01,
+  description: 'In the store currency, at most 2 decimals (stored exactly as DECIMAL(12,2)). Requests may also send a decimal string such as "19.99".',
+};
+const writableFields = {
+  name: { type: 'string', minLength: 1, maxLength: 255, description: 'Surrounding blanks are trimmed' },
+  description: { type: 'string', maxLength: 20_000 },
+  price: { oneOf: [price, { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' }] },
+  inventory_quantity: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+  low_stock_threshold: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'low_stock=true lists products with inventory_quantity <= this' },
+  status: { type: 'string', enum: [...PRODUCT_STATUSES] },
+  tags: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 }, description: 'Duplicates are dropped' },
+  category_slugs: {
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', minLength: 1, maxLength: 128 },
+    description: 'Slugs of existing categories of the store: none is 422 category_required, an unknown one 422 unknown_category (listing unknown_slugs)',
+  },
+  publish_at: nullable('string', {
+    format: 'date-time',
+    description:
+      'Scheduled publishing: RFC 3339 with an offset (2026-05-01T09:00:00+02:00), in the future; the product becomes active then (product.published, by the system) and this is cleared. Not on an active product (422 product_active) or an archived one (409 product_archived). Publishing by hand clears it. null cancels it.',
+  }),
+  unpublish_at: nullable('string', {
+    format: 'date-time',
+    description:
+      'Scheduled unpublishing: RFC 3339 with an offset, in the future and after publish_at; an active product goes back to draft then (product.unpublished, by the system) and this is cleared. Not on an archived product (409 product_archived). Unpublishing by hand clears it. null cancels it.',
+  }),
+};
+
+const Product = {
+  type: 'object',
+  examples: [
+    {
+      id: '3f8e2a4c-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+      name: 'Organic Cotton T-Shirt',
+      description: 'Soft organic cotton with a regular fit.',
+      price: 29.9,
+      currency: 'EUR',
+      inventory_quantity: 25,
+      low_stock_threshold: 5,
+      status: 'active',
+      is_active: true,
+      published_at: '2026-11-20T08:00:00.000Z',
+      publish_at: null,
+      unpublish_at: null,
+      category_slugs: ['shirts'],
+      tags: ['organic', 'summer'],
+      variants_count: 3,
+      version: 4,
+      created_at: '2026-11-18T10:12:31.000Z',
+      updated_at: '2026-11-20T08:00:00.000Z',
+      images: [
+        {
+          id: '0b9c7a52-1e3f-4d6a-9c8b-2f1e0d3c4b5a',
+          url: 'https://catalog.example.com/uploads/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.jpg',
+          width: 1200,
+          height: 900,
+          mime_type: 'image/jpeg',
+          size_bytes: 184_320,
+          sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+          alt: 'Front view',
+          position: 0,
+        },
+      ],
+      seo: null,
+    },
+  ],
+  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'variants_count', 'version', 'created_at', 'updated_at'],
+  properties: {
+    id: ro({ type: 'string', format: 'uuid' }),
+    name: writableFields.name,
+    description: writableFields.description,
+    price: { ...price, description: 'JSON number in the store currency (exact to 2 decimals)' },
+    currency: ro({ type: 'string', description: "The store's ISO 4217 currency" }),
+    inventory_quantity: writableFields.inventory_quantity,
+    low_stock_threshold: { ...writableFields.low_stock_threshold, default: 5 },
+    status: { ...writableFields.status, default: 'draft' },
+    is_active: ro({ type: 'boolean', description: 'status is active' }),
+    published_at: ro(nullable('string', { format: 'date-time', description: 'Last time the product was published; null if never' })),
+    publish_at: writableFields.publish_at,
+    unpublish_at: writableFields.unpublish_at,
+    category_slugs: { ...writableFields.category_slugs, description: 'Sorted' },
+    tags: writableFields.tags,
+    variants_count: ro({ type: 'integer', minimum: 0 }),
+    version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change; the ETag is "v<version>"' }),
+    created_at: ro({ type: 'string', format: 'date-time' }),
+    updated_at: ro({ type: 'string', format: 'date-time' }),
+    images: ro({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' }, url: { type: 'string', format: 'uri' }, width: { type: 'integer' }, height: { type: 'integer' },
+          mime_type: { type: 'string' }, size_bytes: { type: 'integer' }, sha256: { type: 'string' }, alt: nullable('string'), position: { type: 'integer' },
+        },
+      },
+      description: 'Managed through POST /products/images',
+    }),
+    seo: ro(nullable('object', { description: 'Managed through PUT /products/{productId}/seo' })),
+  },
+};
+
+const PageMeta = {
+  type: 'object',
+  required: ['page', 'per_page', 'total', 'total_exact', 'total_pages', 'has_more'],
+  properties: {
+    page: { type: 'integer', minimum: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100 },
+    total: { type: 'integer', minimum: 0, description: 'Matches of the whole list, not of this page' },
+    total_exact: { type: 'boolean', description: 'Always true for a list filtered by nothing but is_active. Any other filter counts its matches up to ten pages past this one (offset + 10 × per_page); false when more match than that, `total` then being that bound (more than `total` match, "200+"). has_more is exact either way.' },
+    total_pages: { type: 'integer', minimum: 0 },
+    has_more: { type: 'boolean' },
+  },
+};
+
+const components: OpenApiFragment['components'] = {
+  schemas: {
+    Product,
+    ProductCreate: {
+      type: 'object',
+      required: ['name', 'price', 'category_slugs'],
+      additionalProperties: false,
+      properties: { ...writableFields, status: { ...writableFields.status, default: 'draft' }, low_stock_threshold: { ...writableFields.low_stock_threshold, default: 5 } },
+    },
+    ProductUpdate: {
+      type: 'object',
+      description:
+        'Any of the create fields; fields left out keep their value, null is rejected (except publish_at and unpublish_at: null cancels the schedule). Read-only fields of a GET body are accepted and ignored, so a read body can be sent back edited; other unknown fields are 422.',
+      properties: { ...writableFields, version: { type: 'integer', description: 'The version you read: 412 precondition_failed when it is no longer current' } },
+    },
+    PageMeta,
+  },
+  headers: {
+    ETag: { description: 'Strong validator "v<version>"; send it back in If-Match', schema: { type: 'string', example: '"v3"' } },
+    Link: { description: 'RFC 8288 links rel="first", "prev", "next", "last" (prev/next only where they exist)', schema: { type: 'string' } },
+  },
+};
+
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const productBody = (description: string, headers: Record<string, unknown> = { ETag: header('ETag') }) => ({
+  description,
+  headers,
+  content: jsonContent({ type: 'object', required: ['data'], properties: { data: schemaRef('Product') } }),
+});
+const productId = { name: 'productId', in: 'path', required: true, schema: { type: 'string' }, description: 'Product id (UUID); an unknown id or a product of another store is 404' };
+const errors = {
+  '401': problemResponse('No or invalid bearer token (unauthenticated, invalid_token)'),
+  '403': problemResponse('The token lacks manage_products for this store (forbidden)'),
+};
+const notFound = { '404': problemResponse('No such product in this store (not_found)') };
+const badBody = {
+  '400': problemResponse('Body is not a JSON object (bad_request, malformed_json)'),
+  '415': problemResponse('Body is not application/json (unsupported_media_type)'),
+};
+const boolQuery = (name: string, description: string) => ({ name, in: 'query', schema: { type: 'string', enum: ['true', 'false'] }, description });
+
+export const productOpenapi: Record<string, OpenApiFragment> = {
+  listProducts: {
+    description: 'A search without `sort` ranks best matches first: names equal to the search text, then names starting with it, then names with a later word starting with it, then any other match; newest first within each group. Otherwise the default is -created_at.',
+    components,
+    parameters: [
+      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 }, description: 'A page past the end is empty (with the true total)' },
+      { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      { name: 'search', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Case-insensitive; every word must occur in the name, description, tags or variant SKUs' },
+      { name: 'category', in: 'query', schema: { type: 'string' }, description: 'Category slug' },
+      { name: 'tags', in: 'query', schema: { type: 'string' }, description: 'Comma-separated; a product matches if it carries any of them' },
+      boolQuery('is_active', 'true: status active; false: draft or archived'),
+      boolQuery('low_stock', 'true: inventory_quantity <= low_stock_threshold'),
+      boolQuery('scheduled', 'true: products with a pending publish_at or unpublish_at (the schedules the scheduler will run); false: neither'),
+      { name: 'sort', in: 'query', schema: { type: 'string', enum: [...PRODUCT_SORTS] }, description: 'A leading - sorts descending' },
+    ],
+    responses: {
+      '200': {
+        description: 'One page of products',
+        headers: { Link: header('Link') },
+        content: jsonContent({ type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: schemaRef('Product') }, meta: schemaRef('PageMeta') } }),
+      },
+      ...errors,
+      '422': problemResponse('A query parameter is out of range or unknown (validation_failed; errors[].field names it)'),
+    },
+  },
+  getProduct: {
+    components,
+    parameters: [productId],
+    responses: { '200': productBody('The product'), ...errors, ...notFound },
+  },
+  createProduct: {
+    components,
+    requestBody: { required: true, content: jsonContent(schemaRef('ProductCreate')) },
+    responses: {
+      '201': productBody('The created product', {
+        ETag: header('ETag'),
+        Location: { description: 'URL of the new product', schema: { type: 'string', format: 'uri' } },
+      }),
+      ...badBody,
+      ...errors,
+      '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived)'),
+      '422': problemResponse('Invalid field (validation_failed), no category slug (category_required) or unknown slugs (unknown_category, with unknown_slugs)'),
+    },
+  },
+  updateProduct: {
+    components,
+    parameters: [
+      productId,
+      { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'The ETag you read ("v<version>"); 412 when the product changed since' },
+    ],
+    requestBody: { required: true, content: jsonContent(schemaRef('ProductUpdate')) },
+    responses: {
+      '200': productBody('The updated product'),
+      ...badBody,
+      ...errors,
+      ...notFound,
+      '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived)'),
+      '412': problemResponse('If-Match or version is not the current version (precondition_failed, with current_version); nothing was written'),
+      '422': problemResponse('Invalid field (validation_failed, category_required, unknown_category)'),
+    },
+  },
+  deleteProduct: {
+    components,
+    parameters: [productId],
+    responses: { '204': { description: 'Deleted with its variants, SEO record and images' }, ...errors, ...notFound },
+  },
+  publishProduct: {
+    components,
+    parameters: [productId],
+    responses: {
+      '200': productBody('The product, status active (idempotent)'),
+      ...errors,
+      ...notFound,
+      '409': problemResponse('The product is archived (product_archived)'),
+    },
+  },
+  unpublishProduct: {
+    components,
+    parameters: [productId],
+    responses: { '200': productBody('The product, status draft (idempotent)'), ...errors, ...notFound },
+  },
+};

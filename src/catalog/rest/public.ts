@@ -1,0 +1,193 @@
+import { credentialOf, hasScope } from '../../kernel/principal';
+import type { RequestContext } from '../../platform/context';
+import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { catalogExtrasRoutes } from './catalogExtras';
+import { imageRoutes } from './images';
+import { merchantProductRoutes, restProduct, sortParam } from './products';
+import type { OpenApiFragment } from '../../api/rest/openapi';
+import { intParam, listParam, PAGE_META_SELECTION, pageResponse } from '../../api/rest/params';
+import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
+
+const BASE = '/api/public/v1';
+
+const livemode = (r: RestRequest) => r.ctx.mode === 'live';
+
+const MERCHANT_BASE = '/api/v1/merchant/stores/:storeId';
+
+/** Whether the credential may see every product of its catalog (drafts and archived ones too), in the merchant representation. */
+const readsWholeCatalog = (ctx: RequestContext) => {
+  const credential = credentialOf(ctx.principal);
+  return hasScope(credential, 'products:read') || hasScope(credential, 'products:write');
+};
+
+/**
+ * A merchant catalog route as the store's own API credential reaches it: the
+ * same GraphQL operation, validation, errors, ETags and events, on the
+ * credential's store and mode, with `livemode` in the body. The operation's
+ * access rule (products:read or products:write for the store, see
+ * src/catalog/graphql/products.ts) decides who may call it.
+ */
+function forCredentials(route: RestRoute, operationId: string, summary: string): RestRoute {
+  const asMerchant = (r: RestRequest): RestRequest => ({ ...r, params: { ...r.params, storeId: r.ctx.storeId! } });
+  const fragment = (route.openapi ?? {}) as OpenApiFragment;
+  return {
+    ...route,
+    path: route.path.replace(MERCHANT_BASE, BASE),
+    operationId,
+    summary,
+    auth: 'public',
+    variables: (r) => route.variables(asMerchant(r)),
+    respond: (data, r): RestResponse => {
+      const out = route.respond(data, asMerchant(r));
+      const body = out.body && typeof out.body === 'object' && !Array.isArray(out.body) ? { ...out.body, livemode: livemode(r) } : out.body;
+      return { ...out, body };
+    },
+    openapi: { ...fragment, parameters: [...(fragment.parameters ?? []).filter((p) => p.name !== 'storeId'), ...modeParameters] },
+  };
+}
+
+const merchantRoute = (operationId: string): RestRoute => {
+  const route = [...merchantProductRoutes, ...imageRoutes, ...catalogExtrasRoutes].find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no merchant route ${operationId}`);
+  return route;
+};
+
+const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
+  fragment RestPublicProduct on PublicProduct {
+    id name description price currency in_stock: inStock tags category_slugs: categorySlugs
+    images { url alt width height }
+    published_at: publishedAt updated_at: updatedAt
+  }`;
+
+const publicAuth = { auth: 'public' as const };
+
+const modeSchema = {
+  required: false, schema: { type: 'string', enum: ['test', 'live'] },
+  description: "Request mode (header or query; both must agree). Defaults to the credential's mode; a different mode answers 403 mode_mismatch.",
+};
+const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
+
+const PublicProduct = {
+  type: 'object',
+  description: 'The storefront view (public:read): active products, no inventory counts',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    price: { type: 'number' },
+    currency: { type: 'string' },
+    in_stock: { type: 'boolean', example: true },
+    tags: { type: 'array', items: { type: 'string' } },
+    category_slugs: { type: 'array', items: { type: 'string' } },
+    images: { type: 'array', items: { type: 'object', properties: { url: { type: 'string', format: 'uri' }, alt: { type: ['string', 'null'] }, width: { type: 'integer', example: 1200 }, height: { type: 'integer', example: 900 } } } },
+    published_at: { type: ['string', 'null'], format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+/** The storefront view, or the merchant representation for a credential with products:read or products:write. */
+const catalogProduct = { oneOf: [{ $ref: '#/components/schemas/PublicProduct' }, { $ref: '#/components/schemas/Product' }] };
+const livemodeProperty = { livemode: { type: 'boolean', description: 'true in live mode' } };
+const publicJson = (properties: Record<string, unknown>) => ({ 'application/json': { schema: { type: 'object', properties: { ...properties, ...livemodeProperty } } } });
+
+export const publicRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: `${BASE}/payments/supported-countries`,
+    operationId: 'listSupportedCountries',
+    summary: 'Countries where payments are supported (needs public:read or payments:read)',
+    ...publicAuth,
+    operation: `query SupportedCountries {
+      publicSupportedCountries { code name default_currency: defaultCurrency supported_currencies: supportedCurrencies }
+    }`,
+    variables: () => ({}),
+    respond: (data, r) => {
+      const list = data.publicSupportedCountries;
+      return { body: { data: list, meta: { total: list.length }, livemode: livemode(r) } };
+    },
+    openapi: {
+      parameters: modeParameters,
+      responses: {
+        '200': {
+          description: 'The countries, with their currencies',
+          content: publicJson({
+            data: {
+              type: 'array',
+              items: { type: 'object', properties: { code: { type: 'string', example: 'DE' }, name: { type: 'string', example: 'Germany' }, default_currency: { type: 'string' }, supported_currencies: { type: 'array', items: { type: 'string' } } } },
+            },
+            meta: { type: 'object', properties: { total: { type: 'integer' } } },
+          }),
+        },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/products`,
+    operationId: 'listPublicProducts',
+    summary: "The credential's catalog, paged and filterable. public:read: active products in the storefront view; products:read or products:write: every product in the merchant representation",
+    ...publicAuth,
+    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort) {
+      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
+        items { ...RestPublicProduct }
+        ${PAGE_META_SELECTION}
+      }
+    }${PUBLIC_PRODUCT_FRAGMENT}`,
+    variables: ({ query }) => ({
+      page: intParam(query, 'page'),
+      perPage: intParam(query, 'per_page'),
+      sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
+      filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags') },
+    }),
+    respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restProduct), data.publicProducts.meta, { livemode: livemode(r) }),
+    alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
+    openapi: {
+      parameters: [
+        ...['page', 'per_page'].map((name) => ({ name, in: 'query', schema: { type: 'integer' } })),
+        ...['search', 'category', 'tags'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+        { name: 'sort', in: 'query', schema: { type: 'string', enum: PUBLIC_PRODUCT_SORTS } },
+        ...modeParameters,
+      ],
+      components: { schemas: { PublicProduct } },
+      responses: {
+        '200': {
+          description: 'One page of products',
+          headers: { Link: { $ref: '#/components/headers/Link' } },
+          content: publicJson({ data: { type: 'array', items: catalogProduct }, meta: { $ref: '#/components/schemas/PageMeta' } }),
+        },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/products/:productId`,
+    operationId: 'getPublicProduct',
+    summary: "One product of the credential's catalog. public:read: active products only, storefront view; products:read or products:write: any status, merchant representation",
+    ...publicAuth,
+    operation: `query PublicProduct($id: ID!) { publicProduct(id: $id) { ...RestPublicProduct } }${PUBLIC_PRODUCT_FRAGMENT}`,
+    variables: ({ params }) => ({ id: params.productId }),
+    respond: (data, r) => ({ body: { data: restProduct(data.publicProduct), livemode: livemode(r) } }),
+    alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
+    openapi: {
+      parameters: modeParameters,
+      components: { schemas: { PublicProduct } },
+      responses: {
+        '200': { description: 'The product', content: publicJson({ data: catalogProduct }) },
+        '404': { $ref: '#/components/responses/Problem', description: 'No such product, or (public:read) one that is not active (not_found)' },
+      },
+    },
+  },
+  ...(
+    [
+      ['createProduct', 'createPublicProduct', 'Create a product in the credential\'s catalog (needs products:write)'],
+      ['updateProduct', 'updatePublicProduct', 'Update a product (partial; If-Match or version guards against lost updates; needs products:write)'],
+      ['deleteProduct', 'deletePublicProduct', 'Delete a product with its variants, SEO record and images (needs products:write)'],
+      ['publishProduct', 'publishPublicProduct', 'Publish a product (status active; needs products:write)'],
+      ['unpublishProduct', 'unpublishPublicProduct', 'Unpublish a product (status draft; needs products:write)'],
+      ['replaceProductVariants', 'replacePublicProductVariants', 'Replace the whole variant set of a product (needs products:write)'],
+      ['listProductVariants', 'listPublicProductVariants', "A product's variants, ordered by position (needs products:read or products:write)"],
+      ['setProductSeo', 'setPublicProductSeo', "Set a product's SEO record (needs products:write)"],
+      ['uploadProductImage', 'uploadPublicProductImage', 'Upload a product image (multipart/form-data; JPEG, PNG or WebP; needs products:write)'],
+      ['removeProductImage', 'removePublicProductImage', 'Take an image off its product (needs products:write)'],
+    ] as const
+  ).map(([merchant, operationId, summary]) => forCredentials(merchantRoute(merchant), operationId, summary)),
+];

@@ -1,0 +1,26 @@
+import { issueDashboardToken } from '../../access/auth/dashboardTokens';
+import type { RequestContext } from '../../platform/context';
+import { createCategory } from './categories';
+import { createProduct } from './products';
+import { createStore, createUser } from '../../access/services/stores';
+
+export const DEMO_EMAIL = 'owner@demo.store';
+export const DEMO_PASSWORD = 'demo-password';
+
+/** Seeds a demo store on first start (when there are no users). Returns the demo credentials, or null if already seeded. */
+export async function seedDemo(ctx: RequestContext) {
+  if ((await ctx.db.user.count()) > 0) return null;
+  const owner = await createUser(ctx, { email: DEMO_EMAIL, name: 'Demo Owner', password: DEMO_PASSWORD });
+  const store = await createStore(ctx, { name: 'Demo Store', currency: 'USD', ownerId: owner.id });
+  for (const [slug, name] of [['apparel', 'Apparel'], ['accessories', 'Accessories'], ['home', 'Home']]) {
+    await createCategory(ctx, { storeId: store.id, slug, name });
+  }
+  const samples = [
+    { name: 'Organic Cotton T-Shirt', price: '24.00', inventoryQuantity: 120, tags: ['cotton', 'summer'], categorySlugs: ['apparel'], status: 'active' as const },
+    { name: 'Wool Beanie', price: '18.50', inventoryQuantity: 3, tags: ['wool', 'winter'], categorySlugs: ['accessories', 'apparel'], status: 'active' as const },
+    { name: 'Ceramic Mug', price: '12.00', inventoryQuantity: 40, tags: ['kitchen'], categorySlugs: ['home'], status: 'draft' as const },
+  ];
+  for (const s of samples) await createProduct(ctx, store.id, { ...s, description: `${s.name} from the demo store.` });
+  const { token } = await issueDashboardToken(ctx, owner.id, { name: 'demo' });
+  return { token, storeId: store.id, email: DEMO_EMAIL, password: DEMO_PASSWORD };
+}

@@ -1,0 +1,285 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../platform/context';
+import type { Mode } from '../../kernel/access';
+import { Prisma, readRows } from '../../platform/db/client';
+import { AppError } from '../../platform/errors';
+import { isUuid } from '../../kernel/ids';
+import { parseInput } from '../../platform/validation';
+import { coveredByFullRow, fullProductRowsByIds } from './productRows';
+
+export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export const ProductFilterInput = z.object({
+  search: z.string().trim().max(200).optional(),
+  category: z.string().trim().min(1).max(128).optional(),
+  tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+  isActive: z.boolean().optional(),
+  lowStock: z.boolean().optional(),
+  /** true: products with a pending publishAt or unpublishAt; false: neither. */
+  scheduled: z.boolean().optional(),
+  /** Public storefront lists pass 'active' only. */
+  status: z.enum(['active', 'draft', 'archived']).optional(),
+});
+export type ProductFilter = z.input<typeof ProductFilterInput>;
+
+const PageInput = z.object({
+  page: z.number().int().min(1, 'must be >= 1').max(1_000_000).default(1),
+  perPage: z.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20),
+});
+
+const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {
+  created_at: { col: 'created_at', dir: 'ASC' },
+  '-created_at': { col: 'created_at', dir: 'DESC' },
+  name: { col: 'name', dir: 'ASC' },
+  '-name': { col: 'name', dir: 'DESC' },
+  price: { col: 'price', dir: 'ASC' },
+  '-price': { col: 'price', dir: 'DESC' },
+  inventory_quantity: { col: 'inventory_quantity', dir: 'ASC' },
+  '-inventory_quantity': { col: 'inventory_quantity', dir: 'DESC' },
+};
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/** The WHERE clause of a product list: every filter maps to an indexed predicate. */
+function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
+  const terms = searchTerms(f.search);
+  for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
+  if (f.category) {
+    // The category's id first (one row): with it fixed, (product_id, category_id) is unique, so the planner joins
+    // product ids without collecting and de-duplicating every product of the category (32,000 at a million products).
+    parts.push(Prisma.sql`p.id IN (SELECT pc.product_id FROM product_categories pc
+      WHERE pc.category_id = (SELECT c.id FROM categories c WHERE c.store_id = ${storeId}::uuid AND c.slug = ${f.category}) AND pc.mode = ${mode}::"Mode")`);
+  }
+  if (f.tags?.length) parts.push(Prisma.sql`p.tags && ${f.tags}::text[]`);
+  if (f.isActive === true) parts.push(Prisma.sql`p.status = 'active'`);
+  if (f.isActive === false) parts.push(Prisma.sql`p.status <> 'active'`);
+  if (f.status) parts.push(Prisma.sql`p.status = ${f.status}::"ProductStatus"`);
+  if (f.lowStock === true) parts.push(Prisma.sql`p.low_stock`);
+  if (f.lowStock === false) parts.push(Prisma.sql`NOT p.low_stock`);
+  if (f.scheduled === true) parts.push(Prisma.sql`(p.publish_at IS NOT NULL OR p.unpublish_at IS NOT NULL)`);
+  if (f.scheduled === false) parts.push(Prisma.sql`p.publish_at IS NULL AND p.unpublish_at IS NULL`);
+  return Prisma.join(parts, ' AND ');
+}
+
+function searchTerms(search: string | undefined): string[] {
+  return (search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
+}
+
+/** ORDER BY of an explicit sort, or of the default (newest first); ties broken by id, so pages never overlap. */
+function orderSql(sort: ProductSort | undefined): Prisma.Sql {
+  const { col, dir } = SORT_SQL[sort ?? '-created_at'];
+  return Prisma.raw(`p.${col} ${dir}, p.id ${dir}`);
+}
+
+/**
+ * Search ranking, when a search has no explicit sort: products whose name
+ * equals the search text first, then those whose name starts with it, then
+ * those with a later word of the name starting with it, then every other match
+ * (in the description, tags or SKUs, or inside a word); newest first within
+ * each group. Each group is its own index-ordered scan cut at the page's end
+ * (offset + per_page + 1 rows), so page 1 reads about a page of rows whatever
+ * the number of matches: names come from the name-prefix index (or the
+ * created_at order when a prefix is common), the other groups from the
+ * created_at order filtered by the search (or the trigram index when the words
+ * are rare). Scoring every match by trigram similarity, as before, read and
+ * ranked all 50,000 matches of a common word in a million products before the
+ * first page could be cut (405 ms).
+ */
+function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, offset: number): Prisma.Sql {
+  const q = searchTerms(search).join(' ');
+  const prefix = escapeLike(q) + '%';
+  const reach = offset + perPage + 1;
+  const group = (rank: number, condition: Prisma.Sql) =>
+    Prisma.sql`(SELECT p.id, ${Prisma.raw(String(rank))} AS rank, p.created_at FROM products p WHERE ${where} AND ${condition}
+      ORDER BY p.created_at DESC, p.id DESC LIMIT ${reach})`;
+  const wordPrefix = '% ' + escapeLike(q) + '%';
+  // A later word starting with q: `strpos(…) > 0` is `LIKE wordPrefix` (q is taken literally, no escaping), but the
+  // planner's estimate for it is a third of the matches rather than LIKE's few rows, so for a common word it reads
+  // the group in created_at order and stops at the page's end, where LIKE's estimate made it sort every match.
+  const laterWord = ' ' + q;
+  // No ORDER BY over the groups: Append runs them in this order and stops once the page is full, so a group
+  // after a full page never runs. (Sorting the union would run every group to its end; for a word most matches
+  // carry at the start of their name, the last group, nearly empty, could then walk the whole catalog.) The
+  // service's connections run without parallel query (src/platform/db/adapters.ts), so no Parallel Append interleaves them.
+  // test/perf/explain.test.ts checks the order and that a group after a full page never runs.
+  return Prisma.sql`SELECT p.id FROM (
+      ${group(0, Prisma.sql`lower(p.name) = ${q}`)}
+      UNION ALL ${group(1, Prisma.sql`lower(p.name) LIKE ${prefix} AND lower(p.name) <> ${q}`)}
+      UNION ALL ${group(2, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND strpos(lower(p.name), ${laterWord}) > 0`)}
+      UNION ALL ${group(3, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND lower(p.name) NOT LIKE ${wordPrefix}`)}
+    ) p LIMIT ${perPage + 1} OFFSET ${offset}`;
+}
+
+/**
+ * The rule for totals. A list filtered by nothing but status (`status`,
+ * `is_active`) reads its exact total from the store's product counters
+ * (product_counts, kept by triggers in the same transaction as every write):
+ * exact at any size, at the cost of a few counter rows. Any other filter counts
+ * its matches exactly up to this many pages past the page asked for; beyond
+ * that `total` is that bound, `totalExact` false (more than `total`: "1–20 of
+ * 200+"), and `hasMore` is exact either way. The bound follows the page, not the catalog:
+ * counting to a fixed 10,000 cost 100 ms for a common word in a million
+ * products (the trigram index yields every match before the first is
+ * counted), ten pages 5 ms, and ten pages are what a pager shows ahead.
+ */
+export const COUNTED_PAGES_AHEAD = 10;
+
+/** Whether the filter only selects by status, so the store's counters know its exact total. */
+function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
+  return !searchTerms(f.search).length && !f.category && !f.tags?.length && f.lowStock === undefined && f.scheduled === undefined;
+}
+
+/** The total of a status-only list: the sum of the store's counter slots of the statuses it selects. */
+function counterTotalSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`pc.store_id = ${storeId}::uuid AND pc.mode = ${mode}::"Mode"`];
+  if (f.isActive === true) parts.push(Prisma.sql`pc.status = 'active'`);
+  if (f.isActive === false) parts.push(Prisma.sql`pc.status <> 'active'`);
+  if (f.status) parts.push(Prisma.sql`pc.status = ${f.status}::"ProductStatus"`);
+  return Prisma.sql`SELECT coalesce(sum(pc.count), 0) AS total FROM product_counts pc WHERE ${Prisma.join(parts, ' AND ')}`;
+}
+
+export interface PageResult {
+  ids: string[];
+  page: number;
+  perPage: number;
+  /** Number of matches, exact when totalExact; otherwise a lower bound. */
+  total: number;
+  totalExact: boolean;
+  hasMore: boolean;
+}
+
+/**
+ * The validated arguments and the single SQL statement of a page-based list:
+ * the page's ids (one more than asked, to know has_more) and the total of
+ * matches (from the counters, or counted up to countLimit; see
+ * COUNTED_PAGES_AHEAD); an empty page still returns one row with the total.
+ * Exported so the benchmark baselines and the EXPLAIN tests run exactly the service's SQL.
+ */
+export function productPageQuery(storeId: string, mode: Mode, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
+  const filter = parseInput(ProductFilterInput, filterInput);
+  const { page, perPage } = parseInput(PageInput, paging);
+  const offset = (page - 1) * perPage;
+  const totalFromCounters = countedByCounters(filter);
+  const countLimit = totalFromCounters ? Infinity : offset + COUNTED_PAGES_AHEAD * perPage;
+  const where = whereSql(storeId, mode, filter);
+  const total = totalFromCounters
+    ? counterTotalSql(storeId, mode, filter)
+    : Prisma.sql`SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit + 1}) m`;
+  const pageIds =
+    !sort && searchTerms(filter.search).length
+      ? rankedSearchIdsSql(where, filter.search!, perPage, offset)
+      : Prisma.sql`SELECT p.id FROM products p WHERE ${where} ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+  const sql = Prisma.sql`
+    SELECT c.total, s.id, s.ord FROM (${total}) c
+    LEFT JOIN LATERAL (
+      SELECT p.id::text AS id, row_number() OVER () AS ord FROM (${pageIds}) p
+    ) s ON true`;
+  // How many rows a search word or a tag selects decides the plan (the trigram index, or the created_at order):
+  // such a page is planned for its values every time, never from a cached generic plan.
+  const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length;
+  return { page, perPage, countLimit, sql, plannedPerValues };
+}
+
+/** The total a list reports from what its statement counted: one more than the bound means more than the bound match. */
+export function totalOf(counted: number, countLimit: number): { total: number; totalExact: boolean } {
+  return counted <= countLimit ? { total: counted, totalExact: true } : { total: countLimit, totalExact: false };
+}
+
+/** Turns the rows of productPageQuery into a page. */
+export function pageFromRows(
+  rows: { id: string | null; ord: bigint | number | string | null; total: bigint | number | string }[],
+  q: { page: number; perPage: number; countLimit: number },
+): PageResult {
+  // Ordered here rather than by an outer ORDER BY, which would add a sort node to every plan.
+  const ids = rows
+    .filter((r) => r.id)
+    .sort((a, b) => Number(a.ord) - Number(b.ord))
+    .map((r) => r.id!);
+  return { ids: ids.slice(0, q.perPage), page: q.page, perPage: q.perPage, ...totalOf(rows.length ? Number(rows[0].total) : 0, q.countLimit), hasMore: ids.length > q.perPage };
+}
+
+/** One SQL statement: the ids of the page in order, whether more follow, and the (capped) count of matches. */
+export async function listProductIds(ctx: RequestContext, storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
+  const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort);
+  const rows = await readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues });
+  return pageFromRows(rows, q);
+}
+
+/** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */
+export async function listProductIdsAfter(
+  ctx: RequestContext,
+  storeId: string,
+  filterInput: ProductFilter,
+  args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null },
+  sort?: ProductSort,
+): Promise<{ ids: string[]; cursors: string[]; hasNextPage: boolean }> {
+  const filter = parseInput(ProductFilterInput, filterInput);
+  if (args.last != null || args.before != null) {
+    const field = args.last != null ? 'last' : 'before';
+    throw new AppError('validation_failed', `${field}: backward paging is not supported; page forward with first/after`, {
+      errors: [{ field, code: 'unsupported', message: 'backward paging is not supported; use first/after' }],
+    });
+  }
+  const first = args.first ?? 20;
+  if (!Number.isInteger(first) || first < 1 || first > 100) {
+    throw new AppError('validation_failed', 'first must be between 1 and 100', { errors: [{ field: 'first', code: 'too_big', message: 'must be between 1 and 100' }] });
+  }
+  // Relevance has no stable keyset; a search without an explicit sort pages by created_at like the default.
+  const sortKey = sort ?? '-created_at';
+  const { col, dir } = SORT_SQL[sortKey];
+  const conds: Prisma.Sql[] = [whereSql(storeId, ctx.mode, filter)];
+  if (args.after) {
+    const [value, id] = decodeCursor(args.after, sortKey);
+    const op = dir === 'DESC' ? '<' : '>';
+    const cast = col === 'created_at' ? '::timestamptz' : col === 'price' ? '::numeric' : col === 'inventory_quantity' ? '::int' : '::text';
+    conds.push(Prisma.sql`(${Prisma.raw(`p.${col}`)}, p.id) ${Prisma.raw(op)} (${value}${Prisma.raw(cast)}, ${id}::uuid)`);
+  }
+  const rows = await ctx.db.$queryRaw<{ id: string; v: string }[]>`
+    SELECT p.id::text AS id, ${Prisma.raw(col === 'created_at' ? `to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : `p.${col}::text`)} AS v
+    FROM products p WHERE ${Prisma.join(conds, ' AND ')}
+    ORDER BY ${Prisma.raw(`p.${col} ${dir}, p.id ${dir}`)} LIMIT ${first + 1}`;
+  const page = rows.slice(0, first);
+  return { ids: page.map((r) => r.id), cursors: page.map((r) => encodeCursor(sortKey, r.v, r.id)), hasNextPage: rows.length > first };
+}
+
+/** The cursor names its sort: a cursor of another sort would compare a value of the wrong column (or type). */
+const encodeCursor = (sort: ProductSort, value: string, id: string) => Buffer.from(JSON.stringify([sort, value, id])).toString('base64url');
+
+/** Checks (and normalizes) a cursor value for its sort column, so a forged cursor cannot reach SQL as a failing cast. */
+const CURSOR_VALUE: Record<string, (v: string) => string | null> = {
+  created_at: (v) => (/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(v) && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null),
+  price: (v) => (/^\d{1,10}(\.\d{1,2})?$/.test(v) ? v : null),
+  inventory_quantity: (v) => (/^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647 ? v : null),
+  name: (v) => (v.includes('\0') ? null : v),
+};
+
+function decodeCursor(cursor: string, sort: ProductSort): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 3 && v[0] === sort && typeof v[1] === 'string' && typeof v[2] === 'string' && isUuid(v[2])) {
+      const value = CURSOR_VALUE[SORT_SQL[sort].col](v[1]);
+      if (value !== null) return [value, v[2]];
+    }
+  } catch {
+    /* fall through */
+  }
+  throw new AppError('validation_failed', 'after is not a cursor returned by this list with this sort', {
+    errors: [{ field: 'after', code: 'invalid_cursor', message: 'not a valid cursor' }],
+  });
+}
+
+/**
+ * Loads the rows of ids (one statement) and returns them in the order of ids:
+ * the full rows when they answer the query (the product screens and REST), or
+ * what Prisma loads for it.
+ */
+export async function productsByIds<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ctx: RequestContext, ids: string[], query: Q) {
+  if (!ids.length) return [];
+  const rows = coveredByFullRow(query)
+    ? ((await fullProductRowsByIds(ids)) as unknown as Prisma.ProductGetPayload<Q>[])
+    : await ctx.db.product.findMany({ ...query, where: { id: { in: ids } } });
+  const byId = new Map(rows.map((r) => [(r as { id: string }).id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
+}

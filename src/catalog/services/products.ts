@@ -1,0 +1,420 @@
+import { z } from 'zod';
+import type { RequestContext } from '../../platform/context';
+import type { Prisma } from '../../platform/db/client';
+import type { Mode } from '../../kernel/access';
+import type { EventType } from '../../kernel/events';
+import { isUuid } from '../../kernel/ids';
+import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../../platform/outbox/outbox';
+import { AppError, notFound, validationError } from '../../platform/errors';
+import { withIncludes } from '../../platform/db/queryMerge';
+import { catalogOf } from './catalogScope';
+import { coveredByFullRow, fullProductRow } from './productRows';
+import { PRODUCT_VIEW_INCLUDE, type ProductPartsRow, productParts, productView, type ProductViewRow } from './views';
+import { parseInput } from '../../platform/validation';
+
+export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
+type Tx = Prisma.TransactionClient;
+type ProductQuery = { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect };
+
+const MAX_INT = 2_147_483_647;
+
+export const Price = z
+  .union([z.number(), z.string()])
+  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+  .refine((v) => /^\d{1,10}(\.\d{1,2})?$/.test(v), 'must be a number >= 0 with at most 2 decimals and below 10,000,000,000');
+
+const Tag = z.string().trim().min(1).max(64);
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 timestamp with its offset (`2026-05-01T09:00:00+02:00`, `…Z`), as a
+ * Date; null for anything else, including impossible dates (February 30) that
+ * Date.parse would roll over and offset-less times it would read as local.
+ */
+export function parseRfc3339(s: string): Date | null {
+  const m = RFC3339.exec(s);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null;
+  const offsetMinutes = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+  if (!m[8] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null;
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, m[7] ? Math.floor(Number(m[7]) * 1000) : 0);
+  return new Date(d.getTime() - offsetMinutes * 60_000);
+}
+
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** A schedule time: RFC 3339 with offset; null clears it. Whether it is in the future is checked against the request's clock. */
+const ScheduleTime = z
+  .string()
+  .transform((s, c) => {
+    const d = parseRfc3339(s.trim());
+    if (!d) c.addIssue({ code: 'custom', message: 'must be an RFC 3339 timestamp with an offset, e.g. 2026-05-01T09:00:00+02:00 or 2026-05-01T07:00:00Z' });
+    return d ?? z.NEVER;
+  })
+  .nullable();
+
+/** A product's name; categories follow the same rules. */
+export const ProductName = z.string().trim().min(1, 'must not be empty').max(255);
+
+const ProductFields = {
+  name: ProductName,
+  description: z.string().max(20_000),
+  price: Price,
+  inventoryQuantity: z.number().int().min(0).max(MAX_INT),
+  lowStockThreshold: z.number().int().min(0).max(MAX_INT),
+  status: z.enum(PRODUCT_STATUSES),
+  tags: z.array(Tag).max(100).transform((t) => [...new Set(t)]),
+  categorySlugs: z.array(z.string().trim().min(1).max(128)),
+  publishAt: ScheduleTime,
+  unpublishAt: ScheduleTime,
+};
+
+export const ProductCreateInput = z.object({
+  ...ProductFields,
+  description: ProductFields.description.default(''),
+  inventoryQuantity: ProductFields.inventoryQuantity.default(0),
+  lowStockThreshold: ProductFields.lowStockThreshold.default(5),
+  status: ProductFields.status.default('draft'),
+  tags: ProductFields.tags.default([]),
+  categorySlugs: ProductFields.categorySlugs.optional(),
+  publishAt: ProductFields.publishAt.optional(),
+  unpublishAt: ProductFields.unpublishAt.optional(),
+});
+export const ProductUpdateInput = z.object(ProductFields).partial();
+export type ProductCreate = z.input<typeof ProductCreateInput>;
+export type ProductUpdate = z.input<typeof ProductUpdateInput>;
+/** What callers may pass to an update: a null is rejected (except publishAt/unpublishAt, where it clears), not taken as "keep". */
+type ProductUpdateArgs = { [K in keyof ProductUpdate]?: ProductUpdate[K] | null };
+
+export function searchText(p: { name: string; description: string; tags: string[] }, skus: string[] = []): string {
+  return [p.name, p.description, ...p.tags, ...skus].join(' ').toLowerCase();
+}
+
+/** Category ids for the slugs, or a 422 naming the slugs that are missing or unknown. */
+async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | undefined): Promise<string[]> {
+  const wanted = [...new Set(slugs ?? [])];
+  if (wanted.length === 0) {
+    throw validationError(
+      [{ field: 'categorySlugs', code: 'category_required', message: 'at least one category slug is required' }],
+      'category_required',
+      'A product needs at least one category slug',
+    );
+  }
+  const found = await tx.category.findMany({ where: { storeId, slug: { in: wanted } }, select: { id: true, slug: true } });
+  const unknown = wanted.filter((s) => !found.some((c) => c.slug === s));
+  if (unknown.length) {
+    throw new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {
+      errors: unknown.map((s) => ({ field: 'categorySlugs', code: 'unknown_category', message: `no category with slug "${s}" in this store` })),
+      details: { unknown_slugs: unknown },
+    });
+  }
+  return found.map((c) => c.id);
+}
+
+/**
+ * Records a product event whose data is the product as REST shows it. With
+ * `before` (the parts the write read before changing them), `changes` lists
+ * the fields that differ; parts it did not read are the same after as before.
+ */
+export function emitProductEvent(
+  t: TransactionContext,
+  type: EventType,
+  product: ProductViewRow,
+  opts: { before?: ProductPartsRow; version?: number; extra?: Record<string, unknown>; previousExtra?: Record<string, unknown> } = {},
+) {
+  const data = { ...productView(product, t.baseUrl), ...opts.extra };
+  const before = opts.before && { ...data, ...productParts(opts.before, t.baseUrl), ...opts.previousExtra };
+  emit(t, { type, storeId: product.storeId, mode: product.mode, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before });
+}
+
+/** The columns of a new product from its checked create input (createProduct, the bulk import); a schedule comes on top. */
+export function newProductRow(storeId: string, mode: Mode, data: z.output<typeof ProductCreateInput>, now: Date, skus: string[] = []) {
+  return {
+    storeId,
+    mode,
+    name: data.name,
+    description: data.description,
+    price: data.price,
+    inventoryQuantity: data.inventoryQuantity,
+    lowStockThreshold: data.lowStockThreshold,
+    lowStock: data.inventoryQuantity <= data.lowStockThreshold,
+    status: data.status,
+    publishedAt: data.status === 'active' ? now : null,
+    tags: data.tags,
+    searchText: searchText(data, skus),
+  };
+}
+
+export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
+  const data = parseInput(ProductCreateInput, input);
+  return transaction(ctx, async (t) => {
+    const schedule = scheduleAfterWrite(t, NEW_PRODUCT, data.status, data);
+    const categoryIds = await resolveCategories(t.tx, storeId, data.categorySlugs);
+    const product = await t.tx.product.create({
+      ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
+      data: {
+        ...newProductRow(storeId, ctx.mode, data, t.now()),
+        publishAt: schedule.publishAt,
+        unpublishAt: schedule.unpublishAt,
+        categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
+      },
+    });
+    emitProductEvent(t, 'product.created', product);
+    return product;
+  });
+}
+
+export async function getProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
+  if (!isUuid(id)) throw notFound('Product');
+  const product = coveredByFullRow(query)
+    ? ((await fullProductRow(storeId, ctx.mode, id)) as unknown as Prisma.ProductGetPayload<typeof query> | null)
+    : await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId) } });
+  if (!product) throw notFound('Product');
+  return product;
+}
+
+/**
+ * The product with what its REST representation shows, read at the start of a
+ * write; 404 when it is not the store's. The first attempt reads without a
+ * lock (the write checks the version); a re-run after losing a race locks the
+ * row first, so under contention writers queue instead of retrying forever.
+ */
+export async function productBeforeWrite<I extends BeforeParts>(t: TransactionContext, storeId: string, id: string, parts: I) {
+  if (!isUuid(id)) throw notFound('Product');
+  if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" FOR UPDATE`;
+  const product = await t.tx.product.findFirst({ where: { id, ...catalogOf(t, storeId) }, include: parts });
+  if (!product) throw notFound('Product');
+  return product;
+}
+
+/** The relations a write may change, to read before it: each is one of the product view's. */
+type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_VIEW_INCLUDE)[K] } & { variants?: { select: { sku: true } } };
+/** Every part, for a write that ends the product (its event carries the whole last state). */
+export const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
+
+/**
+ * Moves the product from the version read to the next one, with `data`, runs
+ * `alsoWrite` (its parts), and reads it back with the planned query and its
+ * representation. A version that moved meanwhile is a concurrent write: the
+ * caller's transaction starts over.
+ */
+export async function writeProductVersion(
+  t: TransactionContext,
+  before: { id: string; version: number },
+  data: Prisma.ProductUpdateManyMutationInput,
+  query: ProductQuery = {},
+  alsoWrite?: () => Promise<unknown>,
+) {
+  const { count } = await t.tx.product.updateMany({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } });
+  if (count === 0) throw new ConcurrentWrite();
+  // The product row is locked from here to the commit: writes to its parts (categories, variants, images, SEO) queue behind it.
+  await alsoWrite?.();
+  return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
+}
+
+/** Whether an update would leave every field as it is (then nothing is written and no version is made). */
+function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof ProductUpdateInput>, keyof Schedule>): boolean {
+  const same: { [K in keyof typeof data]-?: (v: NonNullable<(typeof data)[K]>) => boolean } = {
+    name: (v) => v === current.name,
+    description: (v) => v === current.description,
+    price: (v) => Number(v) === Number(current.price),
+    inventoryQuantity: (v) => v === current.inventoryQuantity,
+    lowStockThreshold: (v) => v === current.lowStockThreshold,
+    status: (v) => v === current.status,
+    tags: (v) => v.length === current.tags.length && v.every((tag, i) => tag === current.tags[i]),
+    categorySlugs: (v) => sameSet(v, (current.categories ?? []).map((c) => c.category.slug)),
+  };
+  return (Object.keys(same) as (keyof typeof data)[]).every((k) => data[k] === undefined || (same[k] as (v: unknown) => boolean)(data[k]));
+}
+
+/** When the product is published and unpublished by the scheduler; null: not scheduled. */
+export interface Schedule {
+  publishAt: Date | null;
+  unpublishAt: Date | null;
+}
+
+const NEW_PRODUCT = { status: null, publishAt: null, unpublishAt: null };
+const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+/**
+ * The schedule a write leaves, checked against the status the write leaves:
+ * - a time sent must be in the future (a time sent unchanged is kept as it is, even when due);
+ * - an archived product carries no schedule (409 product_archived when one is sent; archiving cancels it);
+ * - publishAt only on a product that is not active (422 product_active): the scheduler never
+ *   publishes an active product, and an active product is taken off sale with unpublishAt;
+ * - unpublishAt after publishAt when both are set;
+ * - a status change consumes the schedule for it: becoming active (publishing by hand) clears
+ *   publishAt, going from active to draft (unpublishing by hand) clears unpublishAt, unless the
+ *   same write sets it again.
+ */
+function scheduleAfterWrite(
+  t: TransactionContext,
+  before: { status: string | null; publishAt: Date | null; unpublishAt: Date | null },
+  statusAfter: string,
+  input: { publishAt?: Date | null; unpublishAt?: Date | null },
+): Schedule {
+  // A value equal to the stored one is no change (a GET body sent back edited keeps a due time).
+  const sent = {
+    publishAt: input.publishAt !== undefined && !sameTime(input.publishAt, before.publishAt) ? input.publishAt : undefined,
+    unpublishAt: input.unpublishAt !== undefined && !sameTime(input.unpublishAt, before.unpublishAt) ? input.unpublishAt : undefined,
+  };
+  if (statusAfter === 'archived' && (sent.publishAt || sent.unpublishAt)) {
+    throw new AppError('product_archived', 'An archived product cannot be scheduled; set its status to draft first', {
+      errors: (['publishAt', 'unpublishAt'] as const)
+        .filter((f) => sent[f])
+        .map((field) => ({ field, code: 'product_archived', message: 'an archived product cannot be scheduled' })),
+    });
+  }
+  const now = t.now();
+  const past = (['publishAt', 'unpublishAt'] as const).filter((f) => sent[f] && sent[f].getTime() <= now.getTime());
+  if (past.length) {
+    throw validationError(past.map((field) => ({ field, code: 'not_in_future', message: `must be in the future (it is now ${now.toISOString()})` })));
+  }
+  if (statusAfter === 'active' && sent.publishAt) {
+    throw validationError([
+      {
+        field: 'publishAt',
+        code: 'product_active',
+        message: 'the product is active already: unpublish it first to publish it again later, or set unpublishAt to take it off sale',
+      },
+    ]);
+  }
+  let { publishAt, unpublishAt } = before;
+  if (statusAfter === 'archived') [publishAt, unpublishAt] = [null, null];
+  if (statusAfter === 'active' && before.status !== 'active') publishAt = null;
+  if (statusAfter !== 'active' && before.status === 'active') unpublishAt = null;
+  if (sent.publishAt !== undefined) publishAt = sent.publishAt;
+  if (sent.unpublishAt !== undefined) unpublishAt = sent.unpublishAt;
+  if (publishAt && unpublishAt && unpublishAt.getTime() <= publishAt.getTime()) {
+    const field = sent.unpublishAt ? 'unpublishAt' : 'publishAt';
+    throw validationError([{ field, code: 'unpublish_not_after_publish', message: `unpublishAt (${unpublishAt.toISOString()}) must be after publishAt (${publishAt.toISOString()})` }]);
+  }
+  return { publishAt, unpublishAt };
+}
+
+const sameSet = (a: string[], b: string[]) => {
+  const x = new Set(a);
+  return x.size === new Set(b).size && b.every((v) => x.has(v));
+};
+
+/** Optimistic concurrency: when an expected version is given and the product's differs, 412 precondition_failed and nothing is written. */
+export function requireVersion(product: { version: number }, expectedVersion: number | null | undefined): void {
+  if (expectedVersion == null || expectedVersion === product.version) return;
+  throw new AppError('precondition_failed', `The product was modified (version ${product.version}, expected ${expectedVersion}); reload and retry`, {
+    details: { current_version: product.version },
+  });
+}
+
+/**
+ * Partial update guarded by optimistic concurrency: when `expectedVersion` is
+ * given and the stored version differs, nothing is written and 412 is returned.
+ * An update that changes nothing writes nothing: no new version, no event.
+ */
+export async function updateProduct(
+  ctx: RequestContext,
+  storeId: string,
+  id: string,
+  input: ProductUpdateArgs,
+  opts: { expectedVersion?: number | null } = {},
+  query: ProductQuery = {},
+) {
+  const data = parseInput(ProductUpdateInput, input);
+  if (!isUuid(id)) throw notFound('Product');
+  return transaction(ctx, async (t) => {
+    // Categories are read only when the update sets them (undefined leaves them out of the read).
+    const parts = { variants: { select: { sku: true } }, categories: data.categorySlugs !== undefined ? PRODUCT_VIEW_INCLUDE.categories : undefined };
+    const before = await productBeforeWrite(t, storeId, id, parts as { variants: { select: { sku: true } }; categories: typeof PRODUCT_VIEW_INCLUDE.categories });
+    requireVersion(before, opts.expectedVersion);
+    const schedule = scheduleAfterWrite(t, before, data.status ?? before.status, data);
+    const scheduleChanged = !sameTime(schedule.publishAt, before.publishAt) || !sameTime(schedule.unpublishAt, before.unpublishAt);
+    // Nothing to change: no new version, so the caller's ETag stays valid.
+    if (!scheduleChanged && changesNothing(before, data)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(t.tx, storeId, data.categorySlugs) : undefined;
+    const merged = { ...before, ...stripUndefined(data) };
+    const after = await writeProductVersion(
+      t,
+      before,
+      {
+        name: data.name,
+        description: data.description,
+        price: data.price,
+        inventoryQuantity: data.inventoryQuantity,
+        lowStockThreshold: data.lowStockThreshold,
+        lowStock: merged.inventoryQuantity <= merged.lowStockThreshold,
+        status: data.status,
+        // Like publishProduct: becoming active (again) stamps published_at.
+        publishedAt: data.status === 'active' && before.status !== 'active' ? t.now() : undefined,
+        publishAt: schedule.publishAt,
+        unpublishAt: schedule.unpublishAt,
+        tags: data.tags,
+        searchText: searchText(merged, before.variants.map((v) => v.sku)),
+      },
+      query,
+      categoryIds
+        ? async () => {
+            await t.tx.productCategory.deleteMany({ where: { productId: id } });
+            await t.tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId, mode: before.mode })) });
+          }
+        : undefined,
+    );
+    emitProductEvent(t, 'product.updated', after, { before });
+    return after;
+  });
+}
+
+/** Deletes the product; variants, SEO and image links go with it (cascades). Its event carries the product as it was. */
+export async function deleteProduct(ctx: RequestContext, storeId: string, id: string) {
+  if (!isUuid(id)) throw notFound('Product');
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, id, WHOLE_PRODUCT);
+    const { count } = await t.tx.product.deleteMany({ where: { id, version: before.version } });
+    if (count === 0) throw new ConcurrentWrite();
+    // The deletion is the product's last version.
+    emitProductEvent(t, 'product.deleted', before, { version: before.version + 1 });
+    return { id };
+  });
+}
+
+/**
+ * Sets status active and published_at (when it was not active), and clears a
+ * pending publish_at. Idempotent; an archived product cannot be published.
+ */
+export async function publishProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
+  return setProductStatus(ctx, storeId, id, 'active', query);
+}
+
+/** Sets status draft, and clears a pending unpublish_at when the product was active. Idempotent. */
+export async function unpublishProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
+  return setProductStatus(ctx, storeId, id, 'draft', query);
+}
+
+/**
+ * Publishing and unpublishing, by hand or by the scheduler (src/catalog/services/productSchedules.ts):
+ * a status change records product.published or product.unpublished; the schedule for that
+ * change is consumed with it.
+ */
+export async function setProductStatus(ctx: RequestContext, storeId: string, id: string, status: 'active' | 'draft', query: ProductQuery = {}) {
+  if (!isUuid(id)) throw notFound('Product');
+  return transaction(ctx, async (t) => {
+    const before = await productBeforeWrite(t, storeId, id, {});
+    if (status === 'active' && before.status === 'archived') {
+      throw new AppError('product_archived', 'An archived product cannot be published; set its status to draft first');
+    }
+    if (before.status === status) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    const schedule = scheduleAfterWrite(t, before, status, {});
+    const after = await writeProductVersion(t, before, { status, ...schedule, ...(status === 'active' ? { publishedAt: t.now() } : {}) }, query);
+    emitProductEvent(t, status === 'active' ? 'product.published' : 'product.unpublished', after, { before });
+    return after;
+  });
+}
+
+export { isUuid };
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { SUPPORTED_COUNTRIES } from '../../platform/reference/supportedCountries';
+import type { RequestContext } from '../../platform/context';
+import type { Prisma } from '../../platform/db/client';
+import { notFound } from '../../platform/errors';
+import { listProductIds, type ProductSort } from './productList';
+import { catalogOf } from './catalogScope';
+
+/** Sorts a storefront may use: inventory is not public, so neither is sorting by it. */
+export const PUBLIC_PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price'] as const satisfies readonly ProductSort[];
+export type PublicProductSort = (typeof PUBLIC_PRODUCT_SORTS)[number];
+
+export interface PublicProductFilter {
+  search?: string;
+  category?: string;
+  tags?: string[];
+}
+
+export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
+
+/** A page of the store's active products: drafts and archived products do not exist for storefronts. */
+export function listPublicProducts(ctx: RequestContext, storeId: string, filter: PublicProductFilter, paging: { page?: number; perPage?: number }, sort?: PublicProductSort) {
+  return listProductIds(ctx, storeId, { search: filter.search, category: filter.category, tags: filter.tags, status: 'active' }, paging, sort);
+}
+
+/** One active product of the store; anything else is 404, so drafts cannot be probed. */
+export async function getPublicProduct<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ctx: RequestContext, storeId: string, id: string, query: Q) {
+  if (!z.string().uuid().safeParse(id).success) throw notFound('Product');
+  const product = await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId), status: 'active' } });
+  if (!product) throw notFound('Product');
+  return product;
+}

@@ -1,0 +1,38 @@
+import { stringify } from 'csv-stringify/sync';
+import type { RequestContext } from '../../platform/context';
+import { isUuid } from '../../kernel/ids';
+import { notFound } from '../../platform/errors';
+import { listProductIdsAfter, type ProductFilter } from '../services/productList';
+import { COLUMNS, csvCells, type ExportRow, exportRecord, type TransferFormat } from './format';
+
+/** Products read per keyset page: memory holds one page, whatever the catalog's size. */
+export const EXPORT_PAGE_SIZE = 100;
+
+const EXPORT_INCLUDE = {
+  categories: { select: { category: { select: { slug: true } } } },
+  variants: { orderBy: [{ position: 'asc' as const }, { sku: 'asc' as const }] },
+  seo: true,
+};
+
+/**
+ * The store's catalog (ctx.mode) matching the product list's filter, as CSV
+ * (header first) or JSON Lines text, one page of products per chunk, oldest
+ * first (created_at, then id: a product created while the export runs comes
+ * last or not at all, never twice). The format is the one importProducts reads.
+ */
+export async function* exportProducts(ctx: RequestContext, storeId: string, filter: ProductFilter, format: TransferFormat): AsyncGenerator<string> {
+  if (!isUuid(storeId)) throw notFound('Store');
+  let page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE }, 'created_at');
+  if (format === 'csv') yield stringify([[...COLUMNS]]);
+  for (;;) {
+    if (page.ids.length) {
+      const rows = (await ctx.db.product.findMany({ where: { id: { in: page.ids } }, include: EXPORT_INCLUDE })) as unknown as ExportRow[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // A product deleted between the page's ids and its rows is left out.
+      const records = page.ids.flatMap((id) => (byId.has(id) ? [exportRecord(byId.get(id)!)] : []));
+      yield format === 'csv' ? stringify(records.map(csvCells)) : records.map((r) => `${JSON.stringify(r)}\n`).join('');
+    }
+    if (!page.hasNextPage) return;
+    page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE, after: page.cursors.at(-1) }, 'created_at');
+  }
+}

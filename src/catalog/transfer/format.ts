@@ -1,0 +1,260 @@
+import type { FieldError } from '../../platform/errors';
+import type { ProductPartsRow } from '../services/views';
+
+/**
+ * The bulk product format: one product per CSV row or JSON Lines object, with
+ * the same columns (keys) both ways, so an export imports as it stands.
+ *
+ * Conventions (README "Bulk import and export"):
+ * - A column left out of the header (a key left out of a JSON object) leaves
+ *   that field of an updated product as it is, or takes the create default.
+ * - An empty cell (JSON null) does the same for fields that cannot be empty
+ *   (name, price, quantities, status, categories, variants) and empties the
+ *   others (description "", tags [], SEO fields null).
+ * - Lists (category_slugs, tags) are `|`-separated in CSV, arrays in JSON;
+ *   variants are a JSON array in both.
+ */
+
+export const TRANSFER_FORMATS = ['csv', 'jsonl'] as const;
+export type TransferFormat = (typeof TRANSFER_FORMATS)[number];
+
+export const COLUMNS = [
+  'id',
+  'sku',
+  'name',
+  'description',
+  'price',
+  'inventory_quantity',
+  'low_stock_threshold',
+  'status',
+  'category_slugs',
+  'tags',
+  'variants',
+  'seo_title',
+  'seo_description',
+  'seo_slug',
+  'seo_canonical_url',
+  'seo_og_image_url',
+  'seo_noindex',
+] as const;
+export type Column = (typeof COLUMNS)[number];
+
+/** Read and ignored (with one warning per file): images are uploaded on their own, never fetched from a URL by an import. */
+export const IGNORED_COLUMNS = ['image_urls'] as const;
+
+export const CONTENT_TYPES: Record<TransferFormat, string> = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' };
+
+export const LIST_SEPARATOR = '|';
+
+const SEO_COLUMNS = { seo_title: 'title', seo_description: 'description', seo_slug: 'slug', seo_canonical_url: 'canonicalUrl', seo_og_image_url: 'ogImageUrl', seo_noindex: 'noindex' } as const;
+type SeoColumn = keyof typeof SEO_COLUMNS;
+
+/** One entry of the error report. `row`: the spreadsheet's row number (the CSV header is row 1), or the JSON Lines line number. */
+export interface RowError {
+  row: number;
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ImportVariant {
+  sku: unknown;
+  title?: unknown;
+  options?: unknown;
+  price?: unknown;
+  inventoryQuantity?: unknown;
+  position?: unknown;
+}
+
+/** What one row asks for, in the services' input names; a field that is undefined was not given. */
+export interface ImportRow {
+  row: number;
+  id?: string;
+  sku?: string;
+  product: {
+    name?: string;
+    description?: string;
+    price?: string | number;
+    inventoryQuantity?: number;
+    lowStockThreshold?: number;
+    status?: string;
+    tags?: string[];
+    categorySlugs?: string[];
+  };
+  variants?: ImportVariant[];
+  /** The SEO fields given (null: clear it); undefined when no SEO column is present. */
+  seo?: Partial<Record<(typeof SEO_COLUMNS)[SeoColumn], string | boolean | null>>;
+}
+
+/** A service's field name (ProductCreateInput, the variant and SEO inputs) as the file names it. */
+export function columnOf(field: string, part: 'product' | 'variants' | 'seo'): string {
+  if (part === 'variants') return field.replace(/^variants\.(\d+)\.inventoryQuantity/, 'variants.$1.inventory_quantity');
+  if (part === 'seo') {
+    const col = (Object.keys(SEO_COLUMNS) as SeoColumn[]).find((c) => SEO_COLUMNS[c] === field.split('.')[0]);
+    return col ?? `seo_${field}`;
+  }
+  const renamed: Record<string, Column> = { inventoryQuantity: 'inventory_quantity', lowStockThreshold: 'low_stock_threshold', categorySlugs: 'category_slugs' };
+  const head = field.split('.')[0];
+  return renamed[head] ?? head;
+}
+
+const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * A record (column → cell: strings from CSV, JSON values from JSON Lines) as
+ * an ImportRow, or the field errors that keep it from being one. Values are
+ * only converted here; the services validate them as for any other write.
+ */
+export function toImportRow(row: number, record: Record<string, unknown>): { ok: ImportRow } | { errors: RowError[] } {
+  const errors: RowError[] = [];
+  const fail = (field: string, code: string, message: string) => void errors.push({ row, field, code, message });
+  const has = (c: Column) => Object.prototype.hasOwnProperty.call(record, c);
+  const text = (c: Column): string | undefined => {
+    const v = record[c];
+    if (v === null || v === undefined) return undefined;
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    fail(c, 'invalid_type', 'must be a string');
+    return undefined;
+  };
+  const out: ImportRow = { row, product: {} };
+
+  const id = text('id')?.trim();
+  if (id) out.id = id;
+  const sku = text('sku')?.trim();
+  if (sku) out.sku = sku;
+
+  // Fields that cannot be empty: blank means "not given".
+  if (has('name') && !isBlank(record.name)) out.product.name = text('name');
+  if (has('price') && !isBlank(record.price)) {
+    const v = record.price;
+    if (typeof v === 'number' || typeof v === 'string') out.product.price = v;
+    else fail('price', 'invalid_type', 'must be a number');
+  }
+  for (const [c, key] of [
+    ['inventory_quantity', 'inventoryQuantity'],
+    ['low_stock_threshold', 'lowStockThreshold'],
+  ] as const) {
+    if (!has(c) || isBlank(record[c])) continue;
+    const v = record[c];
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isInteger(n)) fail(c, 'invalid_integer', 'must be a whole number');
+    else out.product[key] = n;
+  }
+  if (has('status') && !isBlank(record.status)) out.product.status = text('status')?.trim();
+  if (has('category_slugs') && !isBlank(record.category_slugs)) {
+    const list = listOf(record.category_slugs);
+    if (list) out.product.categorySlugs = list;
+    else fail('category_slugs', 'invalid_type', `must be a list of slugs (${LIST_SEPARATOR}-separated in CSV)`);
+  }
+
+  // Fields that may be empty: blank empties them.
+  if (has('description')) out.product.description = text('description') ?? '';
+  if (has('tags')) {
+    const list = isBlank(record.tags) ? [] : listOf(record.tags);
+    if (list) out.product.tags = list;
+    else fail('tags', 'invalid_type', `must be a list of tags (${LIST_SEPARATOR}-separated in CSV)`);
+  }
+
+  if (has('variants') && !isBlank(record.variants)) {
+    let v = record.variants;
+    if (typeof v === 'string') {
+      try {
+        v = JSON.parse(v);
+      } catch {
+        fail('variants', 'invalid_json', 'must be a JSON array of variants, e.g. [{"sku":"TEE-S","options":{"size":"S"}}]');
+        v = undefined;
+      }
+    }
+    if (v !== undefined) {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'object' || x === null || Array.isArray(x))) {
+        fail('variants', 'invalid_type', 'must be a JSON array of variant objects');
+      } else {
+        out.variants = v.map((x: Record<string, unknown>) => {
+          const { inventory_quantity, inventoryQuantity, ...rest } = x;
+          return { ...rest, inventoryQuantity: inventory_quantity ?? inventoryQuantity } as ImportVariant;
+        });
+      }
+    }
+  }
+
+  const seoColumns = (Object.keys(SEO_COLUMNS) as SeoColumn[]).filter((c) => has(c));
+  if (seoColumns.length) {
+    out.seo = {};
+    for (const c of seoColumns) {
+      const v = record[c];
+      if (c === 'seo_noindex') {
+        if (isBlank(v)) out.seo.noindex = false;
+        else if (typeof v === 'boolean') out.seo.noindex = v;
+        else if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) out.seo.noindex = v.trim().toLowerCase() === 'true';
+        else fail(c, 'invalid_boolean', 'must be true or false');
+      } else {
+        out.seo[SEO_COLUMNS[c]] = isBlank(v) ? null : (text(c) ?? null);
+      }
+    }
+  }
+  return errors.length ? { errors } : { ok: out };
+}
+
+function listOf(v: unknown): string[] | null {
+  if (typeof v === 'string') {
+    return v
+      .split(LIST_SEPARATOR)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  return null;
+}
+
+/** A product with what the format shows of it: its categories, variants (by position) and SEO record. */
+export type ExportRow = ProductPartsRow & {
+  categories: { category: { slug: string } }[];
+  variants: { sku: string; title: string; options: unknown; price: { toString(): string } | null; inventoryQuantity: number; position: number }[];
+  seo: { title: string | null; description: string | null; slug: string | null; canonicalUrl: string | null; ogImageUrl: string | null; noindex: boolean } | null;
+};
+
+/** The product as one record of the format: JSON values (JSON Lines); csvCells turns it into CSV cells. */
+export function exportRecord(p: ExportRow): Record<Column, unknown> {
+  return {
+    id: p.id,
+    sku: p.variants[0]?.sku ?? '',
+    name: p.name,
+    description: p.description,
+    price: Number(p.price),
+    inventory_quantity: p.inventoryQuantity,
+    low_stock_threshold: p.lowStockThreshold,
+    status: p.status,
+    category_slugs: p.categories.map((c) => c.category.slug).sort(),
+    tags: p.tags,
+    variants: p.variants.map((v) => ({
+      sku: v.sku,
+      title: v.title,
+      options: v.options,
+      price: v.price == null ? null : Number(v.price.toString()),
+      inventory_quantity: v.inventoryQuantity,
+      position: v.position,
+    })),
+    seo_title: p.seo?.title ?? null,
+    seo_description: p.seo?.description ?? null,
+    seo_slug: p.seo?.slug ?? null,
+    seo_canonical_url: p.seo?.canonicalUrl ?? null,
+    seo_og_image_url: p.seo?.ogImageUrl ?? null,
+    seo_noindex: p.seo?.noindex ?? false,
+  };
+}
+
+/** A record's CSV cells, in COLUMNS order. */
+export function csvCells(r: Record<Column, unknown>): string[] {
+  return COLUMNS.map((c) => {
+    const v = r[c];
+    if (v === null || v === undefined) return '';
+    if (c === 'variants') return JSON.stringify(v);
+    if (Array.isArray(v)) return v.join(LIST_SEPARATOR);
+    return String(v);
+  });
+}
+
+/** Field errors of a service (AppError.errors) as report entries of a row and one part of it. */
+export const reportErrors = (row: number, part: 'product' | 'variants' | 'seo', errors: FieldError[]): RowError[] =>
+  errors.map((e) => ({ row, field: columnOf(e.field, part), code: e.code, message: e.message }));

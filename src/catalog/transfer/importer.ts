@@ -1,0 +1,495 @@
+import type { RequestContext } from '../../platform/context';
+import { Prisma, type PrismaClient } from '../../platform/db/client';
+import { v7 as uuidv7 } from 'uuid';
+import { isUuid } from '../../kernel/ids';
+import { ConcurrentWrite, transaction, type TransactionContext } from '../../platform/outbox/outbox';
+import { signalWorkPending } from '../../platform/outbox/signal';
+import { AppError, notFound } from '../../platform/errors';
+import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
+import { emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../services/products';
+import { PRODUCT_VIEW_INCLUDE } from '../services/views';
+import { SeoInput, seoRecord, setSeo } from '../services/seo';
+import { parseInput } from '../../platform/validation';
+import { parseVariants, replaceVariants, variantRow } from '../services/variants';
+import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
+import { ImportFileError, type ReadItem, readRecords } from './reader';
+
+/**
+ * Bulk import: creates or updates products from a CSV or JSON Lines stream,
+ * row by row, in batches, with the services' own validation and events: a
+ * created product records product.created, an updated one the events of the
+ * writes it took (product.updated, product.variants_replaced,
+ * product.seo_updated), an unchanged one none; every event goes through the
+ * outbox in the transaction of its write, as for any other write.
+ *
+ * Which product a row is: `id` (a product of the store's catalog in the
+ * request's mode, else the row is rejected), else `sku` (the product holding
+ * a variant with that SKU; none: a new product), else a new product.
+ *
+ * Error policies (Saleor's errorPolicy):
+ * - reject_failed_rows: each batch is its own transaction; a bad row is left
+ *   out (its writes rolled back to a savepoint) and reported, the others are
+ *   imported.
+ * - reject_everything: the whole file is one transaction, committed only when
+ *   no row failed; the report lists every bad row either way.
+ * A dry run is one transaction rolled back at the end: it reports exactly what
+ * the import would do (including what earlier rows change for later ones) and
+ * leaves nothing behind, events included.
+ */
+
+export const ERROR_POLICIES = ['reject_everything', 'reject_failed_rows'] as const;
+export type ErrorPolicy = (typeof ERROR_POLICIES)[number];
+
+/** Rows per batch: per transaction under reject_failed_rows, per lookup and outbox flush otherwise. */
+export const IMPORT_BATCH_SIZE = 200;
+/** Errors a summary (and a job) keeps; errorCount counts them all. */
+export const MAX_REPORTED_ERRORS = 1000;
+/** How long a whole-file transaction (reject_everything, dry runs) may stay open. */
+export const WHOLE_FILE_TIMEOUT_MS = 30 * 60_000;
+
+export interface ImportCounts {
+  /** Data rows read (good and bad). */
+  rows: number;
+  created: number;
+  updated: number;
+  /** Rows that matched a product and changed nothing (no new version, no event). */
+  unchanged: number;
+  /** Rows with at least one error. */
+  rejected: number;
+  errorCount: number;
+}
+
+export interface ImportSummary extends ImportCounts {
+  dryRun: boolean;
+  errorPolicy: ErrorPolicy;
+  /** Whether the writes were kept: false for a dry run, and for reject_everything with any error (then nothing was imported). */
+  committed: boolean;
+  /** The first MAX_REPORTED_ERRORS row errors, in row order. */
+  errors: RowError[];
+  warnings: RowError[];
+}
+
+export interface ImportOptions {
+  format: TransferFormat;
+  dryRun?: boolean;
+  errorPolicy?: ErrorPolicy;
+  maxRows: number;
+  /** reject_failed_rows: rows an earlier run of the same import has committed; they are read and skipped. */
+  resumeAfterRow?: number;
+  /** Counts so far (an earlier run's), to go on from. */
+  resumeCounts?: ImportCounts;
+  onProgress?: (p: ImportCounts & { bytes: number }) => void;
+  /** Every row error, as found (the CLI writes the full report to a file). */
+  onError?: (e: RowError) => void;
+  /**
+   * Runs in the transaction that commits a batch (reject_failed_rows), or the
+   * whole file's (reject_everything, dry runs, at the end): a job records its
+   * progress atomically with the rows it counts.
+   */
+  onCommit?: (t: TransactionContext, p: { counts: ImportCounts; lastRow: number; newErrors: RowError[]; warnings: RowError[]; final: boolean }) => Promise<void>;
+}
+
+/** The file: its bytes, or a way to read them through a database client (a file stored in the database). */
+export type ImportSource = AsyncIterable<Uint8Array> | ((db: Prisma.TransactionClient | PrismaClient) => AsyncIterable<Uint8Array>);
+
+/** Thrown to roll a whole-file transaction back (dry run, or errors under reject_everything). */
+class RollBack extends Error {}
+
+type Existing = ExportRow & { storeId: string; mode: 'live' | 'test'; variants: { optionsKey: string }[] };
+
+const EXISTING_INCLUDE = {
+  categories: { select: { category: { select: { slug: true } } } },
+  variants: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] },
+  seo: true,
+} as const satisfies Prisma.ProductInclude;
+
+/** Imports the stream into the store's catalog of ctx.mode. File errors throw ImportFileError (after what reject_failed_rows had committed). */
+export async function importProducts(ctx: RequestContext, storeId: string, source: ImportSource, opts: ImportOptions): Promise<ImportSummary> {
+  if (!isUuid(storeId) || !(await ctx.db.store.findUnique({ where: { id: storeId }, select: { id: true } }))) throw notFound('Store');
+  const policy = opts.errorPolicy ?? 'reject_everything';
+  const dryRun = !!opts.dryRun;
+  const counts: ImportCounts = { ...(opts.resumeCounts ?? { rows: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errorCount: 0 }) };
+  const errors: RowError[] = [];
+  const warnings: RowError[] = [];
+  let bytes = 0;
+  /** An error already counted: kept in the summary (up to the cap) and passed on. */
+  const keep = (e: RowError) => {
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push(e);
+    opts.onError?.(e);
+  };
+  const byRow = (list: RowError[]) => list.sort((a, b) => a.row - b.row);
+  const seenKeys = new Set<string>();
+  let records: AsyncGenerator<ReadItem> | undefined;
+  /** The file's records, read through `db` when the source is stored in the database. */
+  const open = (db: Prisma.TransactionClient | PrismaClient) =>
+    (records = readRecords(typeof source === 'function' ? source(db) : source, {
+      format: opts.format,
+      maxRows: opts.maxRows,
+      onBytes: (n) => void (bytes = n),
+      onWarning: (w) => void warnings.push(w),
+    }));
+  const skipThrough = opts.resumeAfterRow ?? 0;
+
+  /** The next batch of rows to write; rows that fail conversion are reported here. */
+  async function nextBatch(): Promise<{ rows: ImportRow[]; lastRow: number; done: boolean; errors: RowError[] }> {
+    const rows: ImportRow[] = [];
+    const found: RowError[] = [];
+    const report = (e: RowError) => {
+      counts.errorCount++;
+      found.push(e);
+    };
+    let lastRow = 0;
+    let read = 0;
+    for (;;) {
+      const next = await records!.next();
+      if (next.done) return { rows, lastRow, done: true, errors: found };
+      const item = next.value;
+      lastRow = item.row;
+      if (item.row <= skipThrough) continue;
+      counts.rows++;
+      read++;
+      if ('error' in item) {
+        counts.rejected++;
+        report(item.error);
+      } else {
+        const converted = toImportRow(item.row, item.record);
+        if ('errors' in converted) {
+          counts.rejected++;
+          converted.errors.forEach(report);
+        } else {
+          const key = converted.ok.id ? `id:${converted.ok.id}` : converted.ok.sku ? `sku:${converted.ok.sku}` : null;
+          if (key && seenKeys.has(key)) {
+            counts.rejected++;
+            report({ row: item.row, field: key.startsWith('id:') ? 'id' : 'sku', code: 'duplicate_in_file', message: `an earlier row of the file names the same product (${key.replace(':', ' ')})` });
+          } else {
+            if (key) seenKeys.add(key);
+            rows.push(converted.ok);
+          }
+        }
+      }
+      if (read >= IMPORT_BATCH_SIZE) return { rows, lastRow, done: false, errors: found };
+    }
+  }
+
+  const progress = () => opts.onProgress?.({ ...counts, bytes });
+  const summary = (committed: boolean): ImportSummary => ({ ...counts, dryRun, errorPolicy: policy, committed, errors, warnings });
+
+  if (dryRun || policy === 'reject_everything') {
+    let flushed = false;
+    let runs = 0;
+    try {
+      await transaction(
+        ctx,
+        async (t) => {
+          // The file is read once: a unit that transaction() would run again (a deadlock outside every row) cannot be.
+          if (++runs > 1) throw new AppError('conflict', 'The import met a concurrent write it could not retry; nothing was imported; run it again');
+          // Inside the transaction: on PGlite's one session a read beside it would wait for it to end.
+          open(t.tx);
+          for (;;) {
+            const batch = await nextBatch();
+            const written: RowError[] = [];
+            await writeBatch(t, storeId, batch.rows, counts, (e) => void written.push(e));
+            counts.errorCount += written.length;
+            byRow([...batch.errors, ...written]).forEach(keep);
+            // The events of the batch go to the outbox table now (same transaction), so memory stays flat.
+            if (t.outbox.length) {
+              await t.tx.event.createMany({ data: t.outbox });
+              t.outbox.length = 0;
+              flushed = true;
+            }
+            progress();
+            if (batch.done) break;
+          }
+          if (dryRun || counts.rejected > 0) throw new RollBack();
+          await opts.onCommit?.(t, { counts, lastRow: counts.rows, newErrors: errors, warnings, final: true });
+        },
+        { timeoutMs: WHOLE_FILE_TIMEOUT_MS },
+      );
+    } catch (e) {
+      if (e instanceof RollBack) return summary(false);
+      throw e;
+    }
+    if (flushed) signalWorkPending();
+    return summary(true);
+  }
+
+  open(ctx.db);
+  for (;;) {
+    const batch = await nextBatch();
+    const before = { ...counts };
+    let found: RowError[] = [];
+    await transaction(
+      ctx,
+      async (t) => {
+        // A re-run (after a concurrent write) starts again from the counts before the batch.
+        Object.assign(counts, before);
+        const written: RowError[] = [];
+        await writeBatch(t, storeId, batch.rows, counts, (e) => void written.push(e));
+        counts.errorCount += written.length;
+        found = byRow([...batch.errors, ...written]);
+        await opts.onCommit?.(t, { counts, lastRow: batch.lastRow, newErrors: found, warnings, final: batch.done });
+      },
+      { timeoutMs: 5 * 60_000 },
+    );
+    found.forEach(keep);
+    progress();
+    if (batch.done) break;
+  }
+  return summary(true);
+}
+
+type Outcome = 'created' | 'updated' | 'unchanged';
+
+/** Writes the rows of one batch inside t, each behind a savepoint: a failing row is rolled back alone, counted and reported. */
+async function writeBatch(outer: TransactionContext, storeId: string, rows: ImportRow[], counts: ImportCounts, report: (e: RowError) => void) {
+  if (!rows.length) return;
+  // What the services read through ctx.db goes through the transaction too (PGlite has one session: a read
+  // outside the open transaction would wait for it forever). The outbox is the same array.
+  const t: TransactionContext = { ...outer, db: outer.tx as unknown as PrismaClient };
+  const { byId, bySku } = await existingProducts(t, storeId, rows);
+  const categories = await categoryIds(t, storeId, rows);
+  const failures: RowError[] = [];
+  const fail = (row: ImportRow, e: unknown) => {
+    const found = rowErrors(row.row, e);
+    if (!found) throw e;
+    counts.rejected++;
+    failures.push(...found);
+  };
+  const creates: PreparedCreate[] = [];
+  for (const row of rows) {
+    const existing = row.id ? (byId.get(row.id) ?? null) : row.sku ? bySku.get(row.sku) : undefined;
+    if (existing === undefined) {
+      try {
+        creates.push(await prepareCreate(row, categories));
+      } catch (e) {
+        fail(row, e);
+      }
+      continue;
+    }
+    const outcome = await withSavepoint(t, () => (existing === null ? Promise.reject(new AppError('not_found', 'Product not found')) : updateRow(t, storeId, row, existing)));
+    if ('error' in outcome) fail(row, outcome.error);
+    else counts[outcome.value]++;
+  }
+  // Most rows: one statement per table for the whole batch. Should one fail (a write that raced the checks in
+  // freeOfClashes), the batch's creates go again one by one, so only the row at fault is rejected.
+  const clean = await freeOfClashes(t, storeId, creates, fail);
+  const together = await withSavepoint(t, () => insertCreates(t, storeId, clean));
+  if ('error' in together) {
+    for (const c of clean) {
+      const one = await withSavepoint(t, () => insertCreates(t, storeId, [c]));
+      if ('error' in one) fail(c.row, one.error);
+      else counts.created++;
+    }
+  } else counts.created += clean.length;
+  failures.sort((a, b) => a.row - b.row).forEach(report);
+}
+
+/** Runs fn behind a savepoint: on failure the transaction is as before it (its events too), and the error is returned. */
+async function withSavepoint<T>(t: TransactionContext, fn: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  const mark = t.outbox.length;
+  await t.tx.$executeRawUnsafe('SAVEPOINT import_row');
+  try {
+    const value = await fn();
+    await t.tx.$executeRawUnsafe('RELEASE SAVEPOINT import_row');
+    return { value };
+  } catch (error) {
+    await t.tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT import_row');
+    t.outbox.length = mark;
+    return { error };
+  }
+}
+
+/** The products rows name, by id and by SKU, read once per batch. */
+async function existingProducts(t: TransactionContext, storeId: string, rows: ImportRow[]) {
+  const ids = rows.flatMap((r) => (r.id && isUuid(r.id) ? [r.id] : []));
+  const skus = rows.flatMap((r) => (!r.id && r.sku ? [r.sku] : []));
+  const skuRows = skus.length ? await t.tx.variant.findMany({ where: { storeId, mode: t.mode, sku: { in: skus } }, select: { sku: true, productId: true } }) : [];
+  const wanted = [...new Set([...ids, ...skuRows.map((v) => v.productId)])];
+  const products = wanted.length
+    ? ((await t.tx.product.findMany({ where: { id: { in: wanted }, storeId, mode: t.mode }, include: EXISTING_INCLUDE })) as unknown as Existing[])
+    : [];
+  const byId = new Map(products.map((p) => [p.id, p]));
+  const bySku = new Map(skuRows.flatMap((v) => (byId.has(v.productId) ? [[v.sku, byId.get(v.productId)!] as const] : [])));
+  return { byId, bySku };
+}
+
+/** The store's category ids of every slug the batch names. */
+async function categoryIds(t: TransactionContext, storeId: string, rows: ImportRow[]) {
+  const slugs = [...new Set(rows.flatMap((r) => r.product.categorySlugs ?? []))];
+  const found = slugs.length ? await t.tx.category.findMany({ where: { storeId, slug: { in: slugs } }, select: { id: true, slug: true } }) : [];
+  return new Map(found.map((c) => [c.slug, c.id]));
+}
+
+/** Which part of the row a service call was writing, so its field errors name the file's columns. */
+class PartError extends Error {
+  constructor(
+    readonly part: 'product' | 'variants' | 'seo',
+    readonly error: unknown,
+  ) {
+    super('row part failed');
+  }
+}
+
+async function inPart<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw new PartError(part, e);
+  }
+}
+
+/** A row's failure as report entries; null for an error that is not the row's (a lost connection): the import stops. */
+function rowErrors(row: number, e: unknown): RowError[] | null {
+  const part = e instanceof PartError ? e.part : 'product';
+  const err = e instanceof PartError ? e.error : e;
+  if (err instanceof AppError) {
+    if (err.code === 'not_found') return [{ row, field: 'id', code: 'not_found', message: 'no product with this id in the catalog' }];
+    if (err.errors?.length) return reportErrors(row, part, err.errors);
+    const field = err.code === 'sku_taken' ? 'variants' : err.code === 'slug_taken' ? 'seo_slug' : part === 'product' ? '(row)' : part === 'seo' ? 'seo_slug' : part;
+    return [{ row, field, code: err.code, message: err.message }];
+  }
+  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2034') {
+    return [{ row, field: '(row)', code: 'conflict', message: 'the row met a concurrent write (deadlock); import it again' }];
+  }
+  if (err instanceof ConcurrentWrite) return [{ row, field: '(row)', code: 'conflict', message: 'the product changed while it was imported; import the row again' }];
+  const index = violatedUniqueIndex(err);
+  if (index === 'variants_store_id_mode_sku_key') return [{ row, field: 'variants', code: 'sku_taken', message: 'a SKU of this row is already used by another product of this store' }];
+  if (index === 'variants_product_id_options_key_key') return [{ row, field: 'variants', code: 'duplicate_options', message: 'two variants have the same options' }];
+  if (index === 'product_seo_store_id_mode_slug_key') return [{ row, field: 'seo_slug', code: 'slug_taken', message: 'already used by another product of this store' }];
+  return null;
+}
+
+interface PreparedCreate {
+  row: ImportRow;
+  id: string;
+  data: ReturnType<typeof ProductCreateInput.parse>;
+  variants: ReturnType<typeof parseVariants>;
+  seo?: ReturnType<typeof SeoInput.parse>;
+  categoryIds: string[];
+}
+
+/** A new product's row checked as createProduct, replaceVariants and setSeo check theirs; nothing is written. */
+async function prepareCreate(row: ImportRow, categories: Map<string, string>): Promise<PreparedCreate> {
+  const data = await inPart('product', () => parseInput(ProductCreateInput, row.product));
+  const variants = await inPart('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
+  if (row.sku && !variants.some((v) => v.sku === row.sku)) {
+    throw new AppError('validation_failed', 'sku: must be the SKU of one of the variants', {
+      errors: [{ field: 'sku', code: 'sku_not_in_variants', message: `"${row.sku}" is not the SKU of any of the row's variants` }],
+    });
+  }
+  const seo = row.seo ? await inPart('seo', () => parseInput(SeoInput, row.seo)) : undefined;
+  const slugs = [...new Set(data.categorySlugs ?? [])];
+  if (!slugs.length) {
+    throw new AppError('category_required', 'A product needs at least one category slug', {
+      errors: [{ field: 'categorySlugs', code: 'category_required', message: 'at least one category slug is required' }],
+    });
+  }
+  const unknown = slugs.filter((s) => !categories.has(s));
+  if (unknown.length) {
+    throw new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {
+      errors: unknown.map((s) => ({ field: 'categorySlugs', code: 'unknown_category', message: `no category with slug "${s}" in this store` })),
+    });
+  }
+  return { row, id: uuidv7(), data, variants, seo, categoryIds: slugs.map((s) => categories.get(s)!) };
+}
+
+/**
+ * The creates whose SKUs and SEO slug no product of the catalog holds, nor an earlier row of the batch; the
+ * others are rejected (sku_taken, slug_taken) as the unique indexes would reject them.
+ */
+async function freeOfClashes(t: TransactionContext, storeId: string, creates: PreparedCreate[], fail: (row: ImportRow, e: unknown) => void) {
+  const skus = creates.flatMap((c) => c.variants.map((v) => v.sku));
+  const slugs = creates.flatMap((c) => (c.seo?.slug ? [c.seo.slug] : []));
+  const takenSkus = new Set(skus.length ? (await t.tx.variant.findMany({ where: { storeId, mode: t.mode, sku: { in: skus } }, select: { sku: true } })).map((v) => v.sku) : []);
+  const takenSlugs = new Set(slugs.length ? (await t.tx.seo.findMany({ where: { storeId, mode: t.mode, slug: { in: slugs } }, select: { slug: true } })).map((v) => v.slug!) : []);
+  const clean: PreparedCreate[] = [];
+  for (const c of creates) {
+    const clash = c.variants.findIndex((v) => takenSkus.has(v.sku));
+    if (clash >= 0) {
+      fail(c.row, new PartError('variants', new AppError('sku_taken', 'SKU already used', {
+        errors: [{ field: `variants.${clash}.sku`, code: 'sku_taken', message: `SKU "${c.variants[clash].sku}" is already used by another product (or an earlier row)` }],
+      })));
+    } else if (c.seo?.slug && takenSlugs.has(c.seo.slug)) {
+      fail(c.row, new AppError('slug_taken', `The slug "${c.seo.slug}" is already used by another product (or an earlier row)`));
+    } else {
+      clean.push(c);
+      for (const v of c.variants) takenSkus.add(v.sku);
+      if (c.seo?.slug) takenSlugs.add(c.seo.slug);
+    }
+  }
+  return clean;
+}
+
+/**
+ * New products with their categories, variants and SEO records, one statement per table, each recorded as
+ * product.created with the product as createProduct records it.
+ */
+async function insertCreates(t: TransactionContext, storeId: string, creates: PreparedCreate[]) {
+  if (!creates.length) return;
+  const now = t.now();
+  const mode = t.mode;
+  await t.tx.product.createMany({
+    data: creates.map(({ id, data, variants }) => ({ id, ...newProductRow(storeId, mode, data, now, variants.map((v) => v.sku)) })),
+  });
+  await t.tx.productCategory.createMany({ data: creates.flatMap((c) => c.categoryIds.map((categoryId) => ({ productId: c.id, categoryId, mode }))) });
+  const variants = creates.flatMap((c) => c.variants.map((v) => variantRow(storeId, c.id, mode, v)));
+  if (variants.length) await t.tx.variant.createMany({ data: variants });
+  const seo = creates.flatMap(({ id, seo: x }) => (x ? [{ storeId, productId: id, mode, ...seoRecord(x) }] : []));
+  if (seo.length) await t.tx.seo.createMany({ data: seo });
+  const rows = await t.tx.product.findMany({ where: { id: { in: creates.map((c) => c.id) } }, include: PRODUCT_VIEW_INCLUDE });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const c of creates) emitProductEvent(t, 'product.created', byId.get(c.id)!);
+}
+
+/** The variants as the format compares them: what a replace would write. */
+const variantKey = (v: { sku: string; title: string; optionsKey: string; price?: { toString(): string } | string | null; inventoryQuantity: number; position: number }) =>
+  JSON.stringify([v.sku, v.title, v.optionsKey, v.price == null ? null : Number(v.price.toString()), v.inventoryQuantity, v.position]);
+
+/**
+ * Whether the row's product fields are those the product has, as given (a value the service would normalise,
+ * such as a padded name, counts as different and goes through updateProduct, which finds it unchanged itself).
+ */
+function sameProductFields(p: ImportRow['product'], e: Existing): boolean {
+  const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  return (
+    (p.name === undefined || p.name === e.name) &&
+    (p.description === undefined || p.description === e.description) &&
+    (p.price === undefined || Number(p.price) === Number(e.price)) &&
+    (p.inventoryQuantity === undefined || p.inventoryQuantity === e.inventoryQuantity) &&
+    (p.lowStockThreshold === undefined || p.lowStockThreshold === e.lowStockThreshold) &&
+    (p.status === undefined || p.status === e.status) &&
+    (p.tags === undefined || sameList(p.tags, e.tags)) &&
+    (p.categorySlugs === undefined || sameList([...new Set(p.categorySlugs)].sort(), e.categories.map((c) => c.category.slug).sort()))
+  );
+}
+
+/** An existing product through the services that change it, each only when the row changes its part: unchanged rows write nothing. */
+async function updateRow(t: TransactionContext, storeId: string, row: ImportRow, existing: Existing): Promise<Outcome> {
+  const mark = t.outbox.length;
+  if (!sameProductFields(row.product, existing)) {
+    await inPart('product', () => updateProduct(t, storeId, existing.id, row.product as ProductUpdate));
+  }
+  if (row.variants !== undefined) {
+    const wanted = await inPart('variants', () => parseVariants(row.variants));
+    const same = wanted.length === existing.variants.length && wanted.every((v, i) => variantKey(v) === variantKey(existing.variants[i]));
+    if (!same) {
+      // Checked first: after a unique violation the transaction answers nothing until it is rolled back to the row's savepoint.
+      const taken = await t.tx.variant.findMany({ where: { storeId, mode: t.mode, sku: { in: wanted.map((v) => v.sku) }, productId: { not: existing.id } }, select: { sku: true } });
+      if (taken.length) {
+        throw new PartError('variants', new AppError('sku_taken', `SKU already used by another product of this store: ${taken.map((v) => v.sku).join(', ')}`, {
+          errors: taken.map((v) => ({ field: `variants.${wanted.findIndex((w) => w.sku === v.sku)}.sku`, code: 'sku_taken', message: `SKU "${v.sku}" is already used by another product` })),
+        }));
+      }
+      await inPart('variants', () => replaceVariants(t, storeId, existing.id, row.variants));
+    }
+  }
+  if (row.seo) {
+    const current = existing.seo;
+    const merged = { ...seoRecord(current), ...row.seo };
+    const same = current && (Object.keys(row.seo) as (keyof typeof row.seo)[]).every((k) => (typeof row.seo![k] === 'string' ? (row.seo![k] as string).trim() : row.seo![k]) === current[k]);
+    if (!same) await inPart('seo', () => setSeo(t, storeId, existing.id, merged as Parameters<typeof setSeo>[3]));
+  }
+  return t.outbox.length > mark ? 'updated' : 'unchanged';
+}
+
+export { ImportFileError };

@@ -1,0 +1,86 @@
+import type { Mode } from './access';
+
+/**
+ * The event catalogue: every committed write records one or more of these in
+ * the same transaction (src/platform/outbox/outbox.ts). A leaf module.
+ */
+export const EVENT_TYPES = [
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'product.published',
+  'product.unpublished',
+  'product.variants_replaced',
+  'product.seo_updated',
+  'product.image_added',
+  'product.image_removed',
+  'product.images_updated',
+  'category.created',
+  'category.updated',
+  'category.deleted',
+  'api_key.created',
+  'api_key.rolled',
+  'api_key.revoked',
+  'oauth_app.created',
+  'oauth_app.updated',
+  'oauth_app.suspended',
+  'oauth_app.activated',
+  'oauth_grant.created',
+  'oauth_grant.revoked',
+  'member.added',
+  'member.updated',
+  'member.removed',
+  'store.created',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rolled',
+  'webhook_endpoint.disabled',
+  'webhook_endpoint.enabled',
+  'test_catalog.copy_started',
+  'test_catalog.copy_completed',
+  'test_catalog.copy_failed',
+  'test_catalog.delete_started',
+  'test_catalog.deleted',
+  'test_catalog.delete_failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const RESOURCE_TYPES = ['product', 'category', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** Where a write came in. */
+export const EVENT_SOURCES = ['dashboard_graphql', 'merchant_rest', 'public_api', 'cli', 'system'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
+export const ACTOR_KINDS = ['user', 'api_key', 'oauth_app', 'operator', 'system'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+/** Who made a change, as the history shows it; an API key is named by its redacted form, never the key. */
+export interface Actor {
+  kind: ActorKind;
+  id: string | null;
+  name: string;
+}
+
+/** One changed field of an update: its value before and after, as the REST API shows it. */
+export interface FieldChange {
+  field: string;
+  previous: unknown;
+  next: unknown;
+}
+
+/** A recorded event as the change history API returns it. */
+export interface DomainEvent {
+  id: string;
+  type: EventType;
+  storeId: string | null;
+  mode: Mode;
+  occurredAt: Date;
+  actor: Actor;
+  source: EventSource;
+  requestId: string;
+  resource: { type: ResourceType; id: string; version: number | null };
+  data: Record<string, unknown>;
+  changes: FieldChange[] | null;
+}
