@@ -1,14 +1,78 @@
 import type { RequestContext } from '../../platform/context';
-import { SCOPES } from '../../kernel/access';
+import { type Permission, type Scope, SCOPES } from '../../kernel/access';
 import { credentialOf, hasScope, hasStorePermission, type Principal, userOf } from '../../kernel/principal';
 import { AppError } from '../../platform/errors';
 import { insufficientScope, missingCredential } from './challenges';
 
 /**
+ * What a request may do, each capability named and decided once. GraphQL fields declare the capability they
+ * need (`authScopes: capability(…)`, see src/api/graphql/builder.ts), and REST, compiled plans and services ask
+ * `allows` / `requireCapability` for the same one, so no surface holds a copy of a rule.
+ *
+ * A dashboard user passes with any of `permissions` in the store (owners hold every permission), or, where
+ * `owner` is set, only as the store's owner. A public credential (API key, OAuth token) passes with any of
+ * `scopes`, in its own store only. The operator (the CLI) and the service itself are trusted with every store.
+ */
+interface Capability {
+  permissions: readonly Permission[];
+  scopes: readonly Scope[];
+  owner?: true;
+}
+
+export const CAPABILITIES = {
+  /** Every product of the catalog, drafts and archived ones too, in the merchant representation. */
+  readCatalog: { permissions: ['manage_products'], scopes: ['products:read', 'products:write'] },
+  /** Creating, changing and deleting products and their variants, images and SEO records. */
+  changeCatalog: { permissions: ['manage_products'], scopes: ['products:write'] },
+  /** The catalog's settings and tools, for the dashboard only: categories, description generation, the test catalog. */
+  manageCatalog: { permissions: ['manage_products'], scopes: [] },
+  /** The storefront view: active products without inventory counts. */
+  readStorefront: { permissions: [], scopes: ['public:read', 'products:read'] },
+  readPayments: { permissions: [], scopes: ['public:read', 'payments:read'] },
+  manageApiKeys: { permissions: ['manage_api_keys'], scopes: [] },
+  manageOAuthApps: { permissions: ['manage_oauth_apps'], scopes: [] },
+  manageWebhooks: { permissions: ['manage_webhooks'], scopes: [] },
+  /** The store's change history. */
+  viewChanges: { permissions: ['view_changes'], scopes: [] },
+  /** One product's history: whoever may manage products may read it too. */
+  viewProductChanges: { permissions: ['view_changes', 'manage_products'], scopes: [] },
+  /** Adding, changing and removing members: the owner only (Shopify's rule for staff accounts). */
+  manageTeam: { permissions: [], scopes: [], owner: true },
+  /**
+   * Seeing other users' memberships of the store: another user is reached only as the creator of one of
+   * its API keys, which takes manage_api_keys there.
+   */
+  seeTeam: { permissions: ['manage_api_keys'], scopes: [] },
+} as const satisfies Record<string, Capability>;
+
+export type CapabilityName = keyof typeof CAPABILITIES;
+
+/**
+ * Whether the principal may do `name` in the store. `storeId` undefined: a credential's own store (the
+ * public API names no store; the credential is confined to its own).
+ */
+export function allows(principal: Principal, name: CapabilityName, storeId: string | undefined): boolean {
+  const capability: Capability = CAPABILITIES[name];
+  const user = userOf(principal);
+  if (user) {
+    if (storeId === undefined) return false;
+    if (capability.owner) return user.memberships.some((m) => m.storeId === storeId && m.role === 'owner');
+    return capability.permissions.some((p) => hasStorePermission(user, storeId, p));
+  }
+  const credential = credentialOf(principal);
+  if (credential) return (storeId === undefined || credential.storeId === storeId) && capability.scopes.some((s) => hasScope(credential, s));
+  return principal.kind === 'operator' || principal.kind === 'system';
+}
+
+/** Throws accessDenied unless the request may do `name` in the store (see allows). */
+export function requireCapability(ctx: RequestContext, name: CapabilityName, storeId: string | undefined): void {
+  if (!allows(ctx.principal, name, storeId)) throw accessDenied(ctx.principal, CAPABILITIES[name].scopes);
+}
+
+/**
  * The answer to an operation the principal may not perform: 401 without a
  * principal, 403 forbidden for a dashboard user, 403 insufficient_scope (naming
- * the scopes that would pass) for a public credential. GraphQL's scope checks
- * and the REST routes that check before reading a body answer alike.
+ * the scopes that would pass) for a public credential.
  */
 export function accessDenied(principal: Principal, wantedScopes: readonly string[] = []): AppError {
   if (principal.kind === 'user' || principal.kind === 'operator' || principal.kind === 'system') {
@@ -19,38 +83,4 @@ export function accessDenied(principal: Principal, wantedScopes: readonly string
     return insufficientScope(scopes, `This credential lacks the required scope: ${scopes.join(' or ') || 'none matches'}`);
   }
   return missingCredential('dashboard', 'Authentication required: send Authorization: Bearer <token>');
-}
-
-/**
- * Throws accessDenied unless the request may read the store's catalog: a
- * dashboard user with manage_products, or the store's own API credential with
- * products:read or products:write (the rule of the GraphQL product queries,
- * for the REST reads that run without GraphQL execution).
- */
-export function requireCatalogRead(ctx: RequestContext, storeId: string): void {
-  const credential = credentialOf(ctx.principal);
-  if (hasStorePermission(userOf(ctx.principal), storeId, 'manage_products')) return;
-  if (credential && credential.storeId === storeId && (hasScope(credential, 'products:read') || hasScope(credential, 'products:write'))) return;
-  throw accessDenied(ctx.principal, ['products:read', 'products:write']);
-}
-
-/**
- * Throws accessDenied unless the request may change the store's catalog: a
- * dashboard user with manage_products, or the store's own API credential with
- * products:write (the rule the GraphQL product mutations apply).
- */
-export function requireCatalogWrite(ctx: RequestContext, storeId: string): void {
-  const credential = credentialOf(ctx.principal);
-  if (credential ? credential.storeId === storeId && hasScope(credential, 'products:write') : hasStorePermission(userOf(ctx.principal), storeId, 'manage_products')) return;
-  throw accessDenied(ctx.principal, ['products:write']);
-}
-
-/**
- * Throws accessDenied unless the request may manage the store's team: its owner (Shopify's rule for staff
- * accounts: no permission a member holds lets them change members), or the operator.
- */
-export function requireStoreOwner(ctx: RequestContext, storeId: string): void {
-  if (ctx.principal.kind === 'operator' || ctx.principal.kind === 'system') return;
-  if (userOf(ctx.principal)?.memberships.some((m) => m.storeId === storeId && m.role === 'owner')) return;
-  throw accessDenied(ctx.principal);
 }

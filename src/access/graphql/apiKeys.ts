@@ -1,10 +1,9 @@
 import { API_KEY_TYPES, redactApiKey } from '../auth/apiKeys';
 import { describeScopes } from '../auth/credentials';
 import * as apiKeys from '../services/apiKeys';
-import { builder } from '../../api/graphql/builder';
+import { builder, capability } from '../../api/graphql/builder';
 import { ServiceMode } from '../../api/graphql/modes';
 
-const manageApiKeys = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_api_keys' as const } });
 
 const ApiKeyType = builder.enumType('ApiKeyType', {
   values: API_KEY_TYPES,
@@ -66,7 +65,7 @@ builder.queryField('apiKeys', (t) =>
     type: [ApiKey],
     description: "The store's API keys, newest first, including revoked and expired ones. Needs manage_api_keys.",
     args: { storeId: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode }) },
-    authScopes: (_root, args) => manageApiKeys(args.storeId),
+    authScopes: (_root, args) => capability('manageApiKeys', args.storeId),
     resolve: (query, _root, args, ctx) => apiKeys.listApiKeys(ctx, args.storeId, { mode: args.mode ?? undefined }, query),
   }),
 );
@@ -76,7 +75,7 @@ builder.mutationFields((t) => ({
     type: ApiKeyWithSecret,
     description: 'Creates an API key and returns it once. Needs manage_api_keys.',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ApiKeyCreateInput, required: true }) },
-    authScopes: (_root, args) => manageApiKeys(args.storeId),
+    authScopes: (_root, args) => capability('manageApiKeys', args.storeId),
     resolve: (_root, { storeId, input }, ctx) =>
       apiKeys.createApiKey(ctx, storeId, { ...input, scopes: input.scopes ?? undefined, expiresAt: input.expiresAt ?? undefined }),
   }),
@@ -84,14 +83,14 @@ builder.mutationFields((t) => ({
     type: ApiKeyRollPayload,
     description: 'Issues a replacement key now; the old key keeps working for expiresInSeconds (0 to 604800 = 7 days, default 86400). Needs manage_api_keys.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), expiresInSeconds: t.arg.int() },
-    authScopes: (_root, args) => manageApiKeys(args.storeId),
+    authScopes: (_root, args) => capability('manageApiKeys', args.storeId),
     resolve: (_root, args, ctx) => apiKeys.rollApiKey(ctx, args.storeId, args.id, { expiresInSeconds: args.expiresInSeconds ?? undefined }),
   }),
   revokeApiKey: t.field({
     type: ApiKey,
     description: 'Revokes a key with immediate effect. Needs manage_api_keys.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageApiKeys(args.storeId),
+    authScopes: (_root, args) => capability('manageApiKeys', args.storeId),
     resolve: (_root, args, ctx) => apiKeys.revokeApiKey(ctx, args.storeId, args.id),
   }),
 }));

@@ -3,7 +3,7 @@ import { userOf } from '../../kernel/principal';
 import { revokeStoreGrant } from '../services/oauth';
 import { createOAuthApp, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
 import { ServiceMode } from '../../api/graphql/modes';
-import { builder, type GraphQLContext } from '../../api/graphql/builder';
+import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 
 // Any signed-in dashboard user may register OAuth apps; each app is managed only by the user who created it.
 // A store's connections to apps (grants) are managed by its owner and members with manage_oauth_apps.
@@ -11,7 +11,6 @@ import { builder, type GraphQLContext } from '../../api/graphql/builder';
 /** The signed-in user's id; the fields using it require `authenticated`, so there is one. */
 const signedIn = (ctx: GraphQLContext) => userOf(ctx.principal)!.userId;
 
-const manageOAuthApps = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_oauth_apps' as const } });
 
 const OAuthAppStatus = builder.enumType('OAuthAppStatus', { values: ['active', 'suspended'] as const });
 
@@ -103,7 +102,7 @@ builder.queryField('oauthGrants', (t) =>
     type: ['OAuthGrant'],
     description: "The store's OAuth grants, newest first, revoked ones included. Needs manage_oauth_apps.",
     args: { storeId: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageOAuthApps(args.storeId),
+    authScopes: (_root, args) => capability('manageOAuthApps', args.storeId),
     resolve: (query, _root, args, ctx) => ctx.db.oAuthGrant.findMany({ ...query, where: { storeId: args.storeId }, orderBy: { createdAt: 'desc' } }),
   }),
 );
@@ -113,7 +112,7 @@ builder.mutationField('revokeOAuthGrant', (t) =>
     type: 'OAuthGrant',
     description: "Disconnects an app from the store: the grant's access and refresh tokens stop working at once. Needs manage_oauth_apps.",
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageOAuthApps(args.storeId),
+    authScopes: (_root, args) => capability('manageOAuthApps', args.storeId),
     resolve: async (query, _root, args, ctx) => {
       const { id } = await revokeStoreGrant(ctx, args.storeId, args.id);
       return ctx.db.oAuthGrant.findUniqueOrThrow({ ...query, where: { id } });

@@ -1,23 +1,15 @@
-import { requireStoreOwner } from '../auth/authorization';
+import { allows, requireCapability } from '../auth/authorization';
 import { type Permission, PERMISSIONS } from '../../kernel/access';
 import { isUuid } from '../../kernel/ids';
-import { hasStorePermission, userOf } from '../../kernel/principal';
+import { userOf } from '../../kernel/principal';
 import { AppError, notFound } from '../../platform/errors';
 import { addMember, login, removeMember } from '../services/stores';
 import { builder, type GraphQLContext, nothingToLoad } from '../../api/graphql/builder';
 
-/**
- * Another user is reached only as the creator of one of a store's API keys,
- * which needs manage_api_keys there; so another user's memberships show only
- * for stores where the viewer holds it (or owns the store): nothing of the
- * stores the viewer cannot see through. The viewer's own memberships all show.
- */
-const SEES_OTHER_MEMBERS: Permission = 'manage_api_keys';
-
 function visibleMemberships(ctx: GraphQLContext) {
   const viewer = userOf(ctx.principal);
   if (viewer) {
-    const stores = viewer.memberships.filter((m) => hasStorePermission(viewer, m.storeId, SEES_OTHER_MEMBERS)).map((m) => m.storeId);
+    const stores = viewer.memberships.filter((m) => allows(viewer, 'seeTeam', m.storeId)).map((m) => m.storeId);
     return { OR: [{ userId: viewer.userId }, { storeId: { in: stores } }] };
   }
   // A public credential sees its own store only; the operator and the system see everything; nobody else sees anything.
@@ -57,7 +49,7 @@ builder.queryField('storeMembers', (t) =>
     description: "The store's team: the owner first, then staff by when they joined. Only the store's owner may read it.",
     args: { storeId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      requireStoreOwner(ctx, args.storeId);
+      requireCapability(ctx, 'manageTeam', args.storeId);
       return ctx.db.membership.findMany({ ...query, where: { storeId: args.storeId }, orderBy: [{ role: 'asc' }, { createdAt: 'asc' }] });
     },
   }),
@@ -71,7 +63,7 @@ builder.mutationField('addStoreMember', (t) =>
       'Unknown email: not_found; already a member: conflict. Only the store\'s owner may.',
     args: { storeId: t.arg.id({ required: true }), email: t.arg.string({ required: true }), permissions: t.arg.stringList({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      requireStoreOwner(ctx, args.storeId);
+      requireCapability(ctx, 'manageTeam', args.storeId);
       const user = await ctx.db.user.findUnique({ where: { email: args.email.trim().toLowerCase() }, select: { id: true } });
       if (!user) throw new AppError('not_found', 'No account with this email', { errors: [{ field: 'email', code: 'not_found', message: 'no account with this email' }] });
       const added = await addMember(ctx, { storeId: args.storeId, userId: user.id, permissions: args.permissions as Permission[] }, { existing: 'refuse' });
@@ -86,7 +78,7 @@ builder.mutationField('updateStoreMember', (t) =>
     description: `Replaces a staff member's permissions (${PERMISSION_LIST}); the owner's cannot change (conflict). Only the store's owner may.`,
     args: { storeId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }), permissions: t.arg.stringList({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      requireStoreOwner(ctx, args.storeId);
+      requireCapability(ctx, 'manageTeam', args.storeId);
       if (!isUuid(args.userId)) throw notFound('Member');
       const updated = await addMember(ctx, { storeId: args.storeId, userId: args.userId, permissions: args.permissions as Permission[] }, { existing: 'required' });
       return ctx.db.membership.findUniqueOrThrow({ ...query, where: memberWhere(updated.storeId, updated.userId) });
@@ -100,7 +92,7 @@ builder.mutationField('removeStoreMember', (t) =>
     description: "Removes a staff member from the store (their access ends at once); the owner cannot be removed (conflict). Only the store's owner may.",
     args: { storeId: t.arg.id({ required: true }), userId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      requireStoreOwner(ctx, args.storeId);
+      requireCapability(ctx, 'manageTeam', args.storeId);
       await removeMember(ctx, args.storeId, args.userId);
       return true;
     },

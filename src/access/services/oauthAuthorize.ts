@@ -2,7 +2,8 @@ import { missingCredential } from '../auth/challenges';
 import { newCredential, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';
 import { type Mode, type Scope, SCOPES } from '../../kernel/access';
-import { hasStorePermission, userOf } from '../../kernel/principal';
+import { userOf } from '../../kernel/principal';
+import { allows } from '../auth/authorization';
 import { emit, transaction } from '../../platform/outbox/outbox';
 import { AppError } from '../../platform/errors';
 import { oauthGrantView } from './views';
@@ -105,7 +106,7 @@ export async function checkAuthorizationRequest(ctx: RequestContext, params: URL
     const mode = get('mode') ?? 'test';
     if (mode !== 'test' && mode !== 'live') fail('invalid_request', 'mode must be "test" or "live"');
 
-    const eligible = viewer.memberships.filter((m) => hasStorePermission(viewer, m.storeId, 'manage_oauth_apps')).map((m) => m.storeId);
+    const eligible = viewer.memberships.filter((m) => allows(viewer, 'manageOAuthApps', m.storeId)).map((m) => m.storeId);
     const storeId = get('store_id');
     if (storeId && (!UUID.test(storeId) || !eligible.includes(storeId))) {
       fail('access_denied', 'You may not connect apps to this store (owner or manage_oauth_apps required)');

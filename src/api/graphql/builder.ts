@@ -4,24 +4,22 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
-import { accessDenied } from '../../access/auth/authorization';
+import { accessDenied, allows, CAPABILITIES, type CapabilityName } from '../../access/auth/authorization';
 import type { LoginThrottle } from '../../access/auth/loginThrottle';
 import type { RequestContext } from '../../platform/context';
-import type { Mode, Permission, Scope } from '../../kernel/access';
-import { credentialOf, hasScope, hasStorePermission, userOf } from '../../kernel/principal';
+import type { Mode } from '../../kernel/access';
+import { userOf } from '../../kernel/principal';
 import type PrismaTypes from '../../generated/pothos-types';
 import { getDatamodel } from '../../generated/pothos-types';
 
-export interface StorePermissionScope {
-  storeId: string;
-  permission: Permission;
+/** The capability a field needs (src/access/auth/authorization.ts); `storeId` undefined: a credential's own store. */
+export interface CapabilityScope {
+  name: CapabilityName;
+  storeId?: string;
 }
 
-/** A public API credential of this store holding this scope. */
-export interface StoreApiScope {
-  storeId: string;
-  scope: Scope;
-}
+/** A field's `authScopes`: the one rule of that capability, as REST and compiled plans ask it too. */
+export const capability = (name: CapabilityName, storeId?: string) => ({ capability: { name, storeId } });
 
 /** The request context, plus what only a GraphQL multipart request knows: the Content-Type each file part was sent with. */
 export interface GraphQLContext extends RequestContext {
@@ -42,7 +40,7 @@ export interface GraphQLContext extends RequestContext {
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { authenticated: boolean; storePermission: StorePermissionScope; apiScope: Scope; storeApiScope: StoreApiScope };
+  AuthScopes: { authenticated: boolean; capability: CapabilityScope };
   Scalars: {
     ID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date };
@@ -64,27 +62,17 @@ export const builder = new SchemaBuilder<{
   relay: { clientMutationId: 'omit', cursorType: 'String' },
   scopeAuth: {
     treatErrorsAsUnauthorized: false,
-    authScopes: (ctx) => {
-      const viewer = userOf(ctx.principal);
-      const credential = credentialOf(ctx.principal);
-      return {
-        authenticated: !!viewer,
-        storePermission: ({ storeId, permission }) => hasStorePermission(viewer, storeId, permission),
-        apiScope: (scope) => hasScope(credential, scope),
-        storeApiScope: ({ storeId, scope }) => credential?.storeId === storeId && hasScope(credential, scope),
-      };
-    },
+    authScopes: (ctx) => ({
+      authenticated: !!userOf(ctx.principal),
+      capability: ({ name, storeId }) => allows(ctx.principal, name, storeId),
+    }),
     unauthorizedError: (_parent, ctx, _info, result) => accessDenied(ctx.principal, apiScopesOf(result.failure)),
   },
 });
 
-/** The apiScope parameters a failed check asked for (any of them would have passed). */
-function apiScopesOf(f: AuthFailure): string[] {
-  if (f.kind === AuthScopeFailureType.AuthScope) {
-    if (f.scope === 'apiScope') return [String(f.parameter)];
-    if (f.scope === 'storeApiScope') return [(f.parameter as StoreApiScope).scope];
-    return [];
-  }
+/** The scopes a failed check would have passed with (any of them). */
+function apiScopesOf(f: AuthFailure): readonly string[] {
+  if (f.kind === AuthScopeFailureType.AuthScope) return f.scope === 'capability' ? CAPABILITIES[(f.parameter as CapabilityScope).name].scopes : [];
   if (f.kind === AuthScopeFailureType.AnyAuthScopes || f.kind === AuthScopeFailureType.AllAuthScopes) return f.failures.flatMap(apiScopesOf);
   return [];
 }

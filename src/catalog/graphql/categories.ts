@@ -1,6 +1,5 @@
 import { createCategory, deleteCategory, updateCategory } from '../services/categories';
-import { builder } from '../../api/graphql/builder';
-import { manageProducts } from './products';
+import { builder, capability } from '../../api/graphql/builder';
 
 const CategoryInput = builder.inputType('CategoryInput', {
   fields: (t) => ({
@@ -16,7 +15,7 @@ builder.mutationFields((t) => ({
     type: 'Category',
     description: 'Creates a category of the store (slug and name required). Needs manage_products.',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: CategoryInput, required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: async (query, _root, { storeId, input }, ctx) => {
       const { id } = await createCategory(ctx, { storeId, slug: input.slug ?? '', name: input.name ?? '' });
       return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
@@ -26,7 +25,7 @@ builder.mutationFields((t) => ({
     type: 'Category',
     description: "Renames a category or changes its slug (by id or slug); products show the new slug at once. Needs manage_products.",
     args: { storeId: t.arg.id({ required: true }), category: t.arg.string({ required: true, description: 'Its id or slug' }), input: t.arg({ type: CategoryInput, required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: async (query, _root, { storeId, category, input }, ctx) => {
       const { id } = await updateCategory(ctx, storeId, category, { slug: input.slug ?? undefined, name: input.name ?? undefined });
       return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
@@ -36,7 +35,7 @@ builder.mutationFields((t) => ({
     type: DeletedCategory,
     description: 'Deletes a category no product uses (else category_in_use, 409). Needs manage_products.',
     args: { storeId: t.arg.id({ required: true }), category: t.arg.string({ required: true, description: 'Its id or slug' }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, { storeId, category }, ctx) => deleteCategory(ctx, storeId, category),
   }),
 }));

@@ -1,6 +1,5 @@
 import { generateDescription, MAX_WORDS, TONES } from '../services/descriptions';
-import { builder } from '../../api/graphql/builder';
-import { manageProducts } from './products';
+import { builder, capability } from '../../api/graphql/builder';
 
 const DescriptionTone = builder.enumType('DescriptionTone', { values: TONES });
 
@@ -31,7 +30,7 @@ builder.mutationField('generateProductDescription', (t) =>
     type: GeneratedDescription,
     description: 'Writes a product description with the configured provider. Nothing is saved.',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: DescriptionInput, required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, args, ctx) => {
       const input = Object.fromEntries(Object.entries(args.input).filter(([, v]) => v != null));
       return generateDescription(ctx, args.storeId, input);

@@ -1,8 +1,7 @@
 import type { FileUpload } from 'graphql-upload-minimal';
 import * as images from '../services/images';
-import { builder, type GraphQLContext } from '../../api/graphql/builder';
+import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
-import { writeProducts } from './products';
 
 /**
  * The upload with the Content-Type its part was sent with: graphql-upload-minimal (busboy) reports a
@@ -52,7 +51,7 @@ builder.mutationFields((t) => ({
       productId: t.arg.id(),
       alt: t.arg.string(),
     },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => images.uploadProductImage(inCatalogMode(ctx, args.mode), { ...args, file: asSent(args.file, ctx) }, query),
   }),
 }));
@@ -66,7 +65,7 @@ builder.mutationField('removeProductImage', (t) =>
     type: RemovedProductImage,
     description: "Takes an image off its product (a new product version). The stored file stays: other images may share its content.",
     args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (_root, args, ctx) => images.removeProductImage(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.id),
   }),
 );
@@ -91,7 +90,7 @@ builder.mutationField('arrangeProductImages', (t) =>
       expectedVersion: t.arg.int({ description: 'The product version you read.' }),
       mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
     },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) =>
       images.arrangeProductImages(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.images, { expectedVersion: args.expectedVersion }, query),
   }),

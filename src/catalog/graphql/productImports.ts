@@ -3,8 +3,8 @@ import * as imports from '../services/productImports';
 import { IMPORTS_LISTED, PRODUCT_IMPORT_STATUSES, type ImportFailure, type ProductImportRecord } from '../services/productImports';
 import { CONTENT_TYPES, type RowError, TRANSFER_FORMATS } from '../transfer/format';
 import { ERROR_POLICIES, MAX_REPORTED_ERRORS } from '../transfer/importer';
-import { cleanFilter, ProductFilterInputType, readProducts, writeProducts } from './products';
-import { builder } from '../../api/graphql/builder';
+import { cleanFilter, ProductFilterInputType } from './products';
+import { builder, capability } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 
 /**
@@ -95,14 +95,14 @@ builder.queryFields((t) => ({
     type: ProductImport,
     description: 'One product import with its progress, counts and error report. Needs products write permission.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (_root, args, ctx) => imports.getProductImport(ctx, args.storeId, args.id),
   }),
   productImports: t.field({
     type: [ProductImport],
     description: `The store's latest ${IMPORTS_LISTED} product imports, newest first. Needs products write permission.`,
     args: { storeId: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (_root, args, ctx) => imports.listProductImports(ctx, args.storeId),
   }),
   productExport: t.field({
@@ -115,7 +115,7 @@ builder.queryFields((t) => ({
       format: t.arg({ type: ProductTransferFormat, required: true }),
       filter: t.arg({ type: ProductFilterInputType }),
     },
-    authScopes: (_root, args) => readProducts(args.storeId),
+    authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
       await imports.checkExport(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter));
       return { format: args.format, contentType: CONTENT_TYPES[args.format], fileName: `products-${inCatalogMode(ctx, args.mode).mode}.${args.format}` };
@@ -136,7 +136,7 @@ builder.mutationFields((t) => ({
       dryRun: t.arg.boolean({ defaultValue: false, description: 'Check and count only: nothing is written, no event recorded' }),
       errorPolicy: t.arg({ type: ProductImportErrorPolicy, defaultValue: 'reject_everything' }),
     },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
       const upload: FileUpload = await args.file;
       const format = args.format ?? (/\.(jsonl|ndjson)$/i.test(upload.filename ?? '') ? 'jsonl' : 'csv');

@@ -3,18 +3,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../api/graphql/builder';
 import * as products from '../services/products';
 import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
-import { builder } from '../../api/graphql/builder';
+import { builder, capability } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
-
-export const manageProducts = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_products' as const } });
-/** Reading the catalog: a member with manage_products, or the store's own API credential with products:read or products:write. */
-export const readProducts = (storeId: string) => ({
-  ...manageProducts(storeId),
-  storeApiScope: { storeId, scope: 'products:read' as const },
-  $any: { storeApiScope: { storeId, scope: 'products:write' as const } },
-});
-/** Changing it: a member with manage_products, or the store's own API credential with products:write (publishable keys never hold it). */
-export const writeProducts = (storeId: string) => ({ ...manageProducts(storeId), storeApiScope: { storeId, scope: 'products:write' as const } });
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -120,7 +110,7 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: ProductFilter }),
       sort: t.arg({ type: ProductSort }),
     },
-    authScopes: (_root, args) => readProducts(args.storeId),
+    authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
       const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
@@ -135,7 +125,7 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: ProductFilter }),
       sort: t.arg({ type: ProductSort }),
     },
-    authScopes: (_root, args) => readProducts(args.storeId),
+    authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx, info) => {
       const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
       const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
@@ -148,7 +138,7 @@ builder.queryFields((t) => ({
   product: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => readProducts(args.storeId),
+    authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => products.getProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
   }),
 }));
@@ -216,7 +206,7 @@ builder.mutationFields((t) => ({
   createProduct: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => products.createProduct(inCatalogMode(ctx, args.mode), args.storeId, defined(args.input), query),
   }),
   updateProduct: t.prismaField({
@@ -230,26 +220,26 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ProductUpdateInput, required: true }),
       expectedVersion: t.arg.int(),
     },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
     resolve: (query, _root, args, ctx) => products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (_root, args, ctx) => products.deleteProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id),
   }),
   publishProduct: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => products.publishProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
   }),
   unpublishProduct: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => products.unpublishProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, query),
   }),
 }));

@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Scope } from '../../kernel/access';
 import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
-import { builder, type GraphQLContext } from '../../api/graphql/builder';
+import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /**
@@ -12,11 +12,6 @@ import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './p
  * key or OAuth token: ctx.credential decides the store and the scopes.
  */
 
-/** Passes when the credential holds any of the scopes (scope-auth nests `$any` for repeated keys). */
-const anyApiScope = (first: Scope, ...rest: Scope[]): Record<string, unknown> =>
-  rest.length ? { apiScope: first, $any: anyApiScope(rest[0], ...rest.slice(1)) } : { apiScope: first };
-const readCatalog = anyApiScope('public:read', 'products:read') as { apiScope: Scope };
-const readPayments = anyApiScope('public:read', 'payments:read') as { apiScope: Scope };
 
 /** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
 const PublicProduct = builder.prismaObject('Product', {
@@ -81,14 +76,14 @@ builder.queryFields((t) => ({
   publicSupportedCountries: t.field({
     type: [SupportedCountry],
     description: 'Countries where payments are supported. Public API; needs public:read or payments:read.',
-    authScopes: readPayments,
+    authScopes: capability('readPayments'),
     resolve: () => listSupportedCountries(),
   }),
   publicProducts: t.field({
     type: PublicProductPage,
     description: "A page of the credential's store's active products. Public API; needs public:read or products:read.",
     args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: PublicProductFilter }), sort: t.arg({ type: PublicProductSort }) },
-    authScopes: readCatalog,
+    authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
       const f = args.filter;
       const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined };
@@ -100,7 +95,7 @@ builder.queryFields((t) => ({
     type: PublicProduct,
     description: "One active product of the credential's store. Public API; needs public:read or products:read.",
     args: { id: t.arg.id({ required: true }) },
-    authScopes: readCatalog,
+    authScopes: capability('readStorefront'),
     resolve: (query, _root, args, ctx) => getPublicProduct(ctx, ctx.storeId!, args.id, query),
   }),
 }));

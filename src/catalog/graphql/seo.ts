@@ -1,7 +1,6 @@
 import { setSeo } from '../services/seo';
-import { builder } from '../../api/graphql/builder';
+import { builder, capability } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
-import { writeProducts } from './products';
 
 builder.prismaObject('Seo', {
   fields: (t) => ({
@@ -40,7 +39,7 @@ builder.mutationField('setProductSeo', (t) =>
       mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
     },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => setSeo(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.input, query, { expectedVersion: args.expectedVersion }),
   }),
 );

@@ -1,7 +1,7 @@
 import * as testCatalog from '../services/testCatalog';
 import { JOBS_LISTED, MAX_TEST_CATALOG_COPY, TEST_CATALOG_JOB_KINDS, TEST_CATALOG_JOB_STATUSES, type TestCatalogJobRecord } from '../services/testCatalog';
-import { builder } from '../../api/graphql/builder';
-import { manageProducts, ProductStatus } from './products';
+import { builder, capability } from '../../api/graphql/builder';
+import { ProductStatus } from './products';
 
 /**
  * Sandbox tools: copy live products into the test catalog, delete the test
@@ -71,14 +71,14 @@ builder.queryFields((t) => ({
     type: TestCatalogJob,
     description: 'One test catalog job with its progress. Needs manage_products.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, args, ctx) => testCatalog.getTestCatalogJob(ctx, args.storeId, args.id),
   }),
   testCatalogJobs: t.field({
     type: [TestCatalogJob],
     description: `The store's latest ${JOBS_LISTED} test catalog jobs, newest first. Needs manage_products.`,
     args: { storeId: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, args, ctx) => testCatalog.listTestCatalogJobs(ctx, args.storeId),
   }),
 }));
@@ -91,7 +91,7 @@ builder.mutationFields((t) => ({
       'with their variants, SEO records, images and categories (not their schedules). Returns the queued job; the worker copies in the background. ' +
       'A product whose SKU or SEO slug the test catalog already holds is skipped (counted in skipped). 409 conflict while a test catalog job of the store is queued or running. Needs manage_products.',
     args: { storeId: t.arg.id({ required: true }), filter: t.arg({ type: TestCatalogCopyFilter }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, { storeId, filter: f }, ctx) =>
       testCatalog.startTestCatalogCopy(ctx, storeId, {
         search: undef(f?.search),
@@ -108,7 +108,7 @@ builder.mutationFields((t) => ({
       'Test API keys, OAuth grants, webhook endpoints, categories and the change history stay. Returns the queued job. ' +
       '409 conflict while a test catalog job of the store is queued or running. Needs manage_products.',
     args: { storeId: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageProducts(args.storeId),
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, args, ctx) => testCatalog.deleteTestData(ctx, args.storeId),
   }),
 }));

@@ -1,7 +1,6 @@
 import { listVariants, replaceVariants } from '../services/variants';
-import { builder } from '../../api/graphql/builder';
+import { builder, capability } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
-import { readProducts, writeProducts } from './products';
 
 builder.prismaObject('Variant', {
   fields: (t) => ({
@@ -40,7 +39,7 @@ builder.queryField('productVariants', (t) =>
     type: ['Variant'],
     description: 'The variants of a product, ordered by position.',
     args: { storeId: t.arg.id({ required: true }), productId: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
-    authScopes: (_root, args) => readProducts(args.storeId),
+    authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: (query, _root, args, ctx) => listVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, query),
   }),
 );
@@ -56,7 +55,7 @@ builder.mutationField('replaceProductVariants', (t) =>
       variants: t.arg({ type: [VariantInput], required: true }),
       expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
     },
-    authScopes: (_root, args) => writeProducts(args.storeId),
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) =>
       replaceVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants.map(defined), query, { expectedVersion: args.expectedVersion }),
   }),

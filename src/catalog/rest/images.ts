@@ -1,5 +1,5 @@
 import { Upload } from 'graphql-upload-minimal';
-import { requireCatalogWrite } from '../../access/auth/authorization';
+import { requireCapability } from '../../access/auth/authorization';
 import { AppError } from '../../platform/errors';
 import { isMultipart, readMultipartForm, type SpooledFile } from '../../api/rest/multipart';
 import type { RestRoute } from '../../api/rest/routes';
@@ -31,7 +31,7 @@ export const imageRoutes: RestRoute[] = [
       }`,
     variables: async ({ req, params, ctx }) => {
       // The mutation checks too; checking before the body is read keeps an unauthorised client from making the server spool an upload.
-      requireCatalogWrite(ctx, params.storeId);
+      requireCapability(ctx, 'changeCatalog', params.storeId);
       if (!isMultipart(req)) throw new AppError('unsupported_media_type', 'Send the image as multipart/form-data with a file field "image"');
       const form = await readMultipartForm(req, { fileFields: ['image', 'file'], maxFileBytes: ctx.config.upload.maxBytes, tmpDir: ctx.config.tmpDir });
       const { file, fields } = form;

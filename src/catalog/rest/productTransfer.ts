@@ -1,5 +1,5 @@
 import { Upload } from 'graphql-upload-minimal';
-import { requireCatalogWrite } from '../../access/auth/authorization';
+import { requireCapability } from '../../access/auth/authorization';
 import { AppError } from '../../platform/errors';
 import { MAX_REPORTED_ERRORS } from '../transfer/importer';
 import { exportProducts } from '../transfer/exporter';
@@ -163,7 +163,7 @@ export const productTransferRoutes: RestRoute[] = [
       }`,
     variables: async ({ req, params, ctx }) => {
       // Checked before the body is read: a client that may not import cannot make the server spool a file.
-      requireCatalogWrite(ctx, params.storeId);
+      requireCapability(ctx, 'changeCatalog', params.storeId);
       if (!isMultipart(req)) throw new AppError('unsupported_media_type', 'Send the file as multipart/form-data with a file field "file"');
       const maxBytes = ctx.config.imports.maxBytes;
       const { file, fields } = await readMultipartForm(req, { fileFields: ['file'], maxFileBytes: maxBytes, tmpDir: ctx.config.tmpDir });

@@ -1,4 +1,4 @@
-import { requireCatalogRead } from '../../access/auth/authorization';
+import { requireCapability } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { pageMeta, productSortEnumName } from '../graphql/products';
@@ -92,7 +92,7 @@ const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
  * graphql-js and the field wrappers, a third of the request's CPU.
  */
 async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
-  requireCatalogRead(ctx, v.storeId);
+  requireCapability(ctx, 'readCatalog', v.storeId);
   const sort = v.sort === undefined ? undefined : PRODUCT_SORTS.find((s) => productSortEnumName(s) === v.sort);
   const page = await listProductIds(ctx, v.storeId, (v.filter ?? {}) as ProductFilter, { page: v.page, perPage: v.perPage }, sort);
   const rows = (await productsByIds(ctx, page.ids, FULL_ROW)) as ProductViewRow[];
@@ -107,7 +107,7 @@ async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
 
 /** GetProduct's operation data from the services, without GraphQL execution (as listProductsData). */
 async function getProductData(v: Record<string, any>, ctx: RequestContext) {
-  requireCatalogRead(ctx, v.storeId);
+  requireCapability(ctx, 'readCatalog', v.storeId);
   return { product: productView((await getProduct(ctx, v.storeId, v.id, FULL_ROW)) as ProductViewRow, ctx.baseUrl) };
 }
 

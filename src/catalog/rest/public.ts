@@ -1,4 +1,4 @@
-import { credentialOf, hasScope } from '../../kernel/principal';
+import { allows } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { catalogExtrasRoutes } from './catalogExtras';
@@ -15,10 +15,7 @@ const livemode = (r: RestRequest) => r.ctx.mode === 'live';
 const MERCHANT_BASE = '/api/v1/merchant/stores/:storeId';
 
 /** Whether the credential may see every product of its catalog (drafts and archived ones too), in the merchant representation. */
-const readsWholeCatalog = (ctx: RequestContext) => {
-  const credential = credentialOf(ctx.principal);
-  return hasScope(credential, 'products:read') || hasScope(credential, 'products:write');
-};
+const readsWholeCatalog = (ctx: RequestContext) => allows(ctx.principal, 'readCatalog', ctx.storeId ?? undefined);
 
 /**
  * A merchant catalog route as the store's own API credential reaches it: the

@@ -2,7 +2,7 @@ import { ACTOR_KINDS, type DomainEvent, EVENT_SOURCES, EVENT_TYPES, RESOURCE_TYP
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE, listChanges } from '../services/history';
 import { assertAgreesWithRequest, ServiceMode } from '../../api/graphql/modes';
-import { builder } from '../../api/graphql/builder';
+import { builder, capability } from '../../api/graphql/builder';
 
 const ChangeResourceType = builder.enumType('ChangeResourceType', { values: RESOURCE_TYPES });
 const ChangeSource = builder.enumType('ChangeSource', { values: EVENT_SOURCES, description: 'The entry point a change came in by' });
@@ -61,9 +61,7 @@ const ChangeFilter = builder.inputType('ChangeFilter', {
 
 /** A product's history is also readable by whoever may manage products; everything else needs view_changes. */
 const canRead = (storeId: string, filter: { resourceType?: string | null; resourceId?: string | null } | null | undefined) =>
-  filter?.resourceType === 'product' && filter.resourceId
-    ? { storePermission: { storeId, permission: 'view_changes' as const }, $any: { storePermission: { storeId, permission: 'manage_products' as const } } }
-    : { storePermission: { storeId, permission: 'view_changes' as const } };
+  capability(filter?.resourceType === 'product' && filter.resourceId ? 'viewProductChanges' : 'viewChanges', storeId);
 
 builder.queryField('changes', (t) =>
   t.connection({

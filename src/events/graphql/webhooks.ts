@@ -11,11 +11,10 @@ import {
 import * as log from '../webhooks/log';
 import { MESSAGE_STATUSES, MESSAGE_TRIGGERS, MESSAGES_PAGE, type WebhookAttemptRecord, type WebhookMessageRecord, webhookIdOf } from '../webhooks/log';
 import { ServiceMode } from '../../api/graphql/modes';
-import { builder } from '../../api/graphql/builder';
+import { builder, capability } from '../../api/graphql/builder';
 
 /** Webhook endpoints and the delivery log. Every operation needs manage_webhooks in the store. */
 
-const manageWebhooks = (storeId: string) => ({ storePermission: { storeId, permission: 'manage_webhooks' as const } });
 
 const WebhookEndpointStatus = builder.enumType('WebhookEndpointStatus', { values: ENDPOINT_STATUSES });
 const WebhookMessageStatus = builder.enumType('WebhookMessageStatus', {
@@ -148,21 +147,21 @@ builder.queryFields((t) => ({
     type: [WebhookEndpoint],
     description: `The store's webhook endpoints, oldest first (at most ${MAX_ENDPOINTS_PER_MODE} per mode). Needs manage_webhooks.`,
     args: { storeId: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => endpoints.listWebhookEndpoints(ctx, args.storeId, { mode: undef(args.mode) }),
   }),
   webhookEndpoint: t.field({
     type: WebhookEndpoint,
     description: 'One webhook endpoint. Needs manage_webhooks.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => endpoints.getWebhookEndpoint(ctx, args.storeId, args.id),
   }),
   webhookMessage: t.field({
     type: WebhookMessage,
     description: `One message of the delivery log with its payload and attempts (the log keeps the last WEBHOOK_LOG_RETENTION_DAYS days, default 30). Needs manage_webhooks.`,
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => log.getWebhookMessage(ctx, args.storeId, args.id),
   }),
 }));
@@ -172,7 +171,7 @@ builder.queryField('webhookMessages', (t) =>
     type: WebhookMessage,
     description: `The store's delivery log, newest first, for the retention period (default 30 days); keyset cursors, first defaults to ${MESSAGES_PAGE.default}, at most ${MESSAGES_PAGE.max}. Needs manage_webhooks.`,
     args: { storeId: t.arg.id({ required: true }), filter: t.arg({ type: WebhookMessageFilter }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: async (_root, args, ctx) => {
       if (args.last != null || args.before != null) {
         throw new AppError('validation_failed', 'last/before: the delivery log pages forward only (first/after)', {
@@ -200,7 +199,7 @@ builder.mutationFields((t) => ({
     type: WebhookEndpointWithSecret,
     description: `Creates a webhook endpoint and returns its signing secret once. At most ${MAX_ENDPOINTS_PER_MODE} endpoints per mode and store. Needs manage_webhooks.`,
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointCreateInput, required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, { storeId, input }, ctx) =>
       endpoints.createWebhookEndpoint(ctx, storeId, {
         url: input.url,
@@ -214,7 +213,7 @@ builder.mutationFields((t) => ({
     type: WebhookEndpoint,
     description: 'Changes the URL, event types, description or status (fields left out stay). Needs manage_webhooks.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), input: t.arg({ type: WebhookEndpointUpdateInput, required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, { storeId, id, input }, ctx) =>
       endpoints.updateWebhookEndpoint(ctx, storeId, id, {
         url: undef(input.url),
@@ -228,21 +227,21 @@ builder.mutationFields((t) => ({
     type: WebhookEndpoint,
     description: 'Deletes an endpoint and its delivery log; returns it as it was. Needs manage_webhooks.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => endpoints.deleteWebhookEndpoint(ctx, args.storeId, args.id),
   }),
   rollWebhookEndpointSecret: t.field({
     type: WebhookEndpointWithSecret,
     description: `Replaces the signing secret and returns the new one once; the old one keeps signing too for overlapHours (0 to ${MAX_SECRET_OVERLAP_HOURS}, default ${DEFAULT_SECRET_OVERLAP_HOURS}). Needs manage_webhooks.`,
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), overlapHours: t.arg.int() },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => endpoints.rollWebhookEndpointSecret(ctx, args.storeId, args.id, { overlapHours: undef(args.overlapHours) }),
   }),
   pingWebhookEndpoint: t.field({
     type: WebhookMessage,
     description: 'Sends a ping message to this endpoint only (one attempt, not retried). 409 endpoint_disabled if disabled. Needs manage_webhooks.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => log.pingWebhookEndpoint(ctx, args.storeId, args.id),
   }),
   replayWebhookMessages: t.field({
@@ -250,7 +249,7 @@ builder.mutationFields((t) => ({
     description:
       'Sends every failed message of the endpoint created at or after since (within the retention period) once more. 409 endpoint_disabled if disabled. Needs manage_webhooks.',
     args: { storeId: t.arg.id({ required: true }), endpointId: t.arg.id({ required: true }), since: t.arg({ type: 'DateTime', required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => log.replayWebhookMessages(ctx, args.storeId, args.endpointId, { since: args.since }),
   }),
   resendWebhookMessage: t.field({
@@ -258,7 +257,7 @@ builder.mutationFields((t) => ({
     description:
       'Sends a message again now: a pending one keeps its retry schedule, a succeeded or failed one gets one more attempt. 409 endpoint_disabled if its endpoint is disabled. Needs manage_webhooks.',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
-    authScopes: (_root, args) => manageWebhooks(args.storeId),
+    authScopes: (_root, args) => capability('manageWebhooks', args.storeId),
     resolve: (_root, args, ctx) => log.resendWebhookMessage(ctx, args.storeId, args.id),
   }),
 }));
