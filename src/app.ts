@@ -1,8 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GraphQLError } from 'graphql';
 import { processRequest } from 'graphql-upload-minimal';
-import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { authenticateDashboard, authenticateDashboardOrSession, requestedMode } from './access/auth/authenticate';
 import { clearedSessionCookie, cookieIsSecure, sessionSetCookie } from './access/auth/sessionCookie';
@@ -11,27 +9,22 @@ import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './access/aut
 import type { Config } from './platform/config';
 import { createContext, type RequestContext } from './platform/context';
 import { db } from './platform/db/client';
-import { databaseUnavailable, isConnectionLost } from './platform/db/errors';
 import type { EventSource } from './kernel/events';
 import { ANONYMOUS, SYSTEM } from './kernel/principal';
 import type { GraphQLContext } from './api/graphql/builder';
-import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody, sessionCsrfPlugin, sessionCsrfRefusal } from './api/graphql/csrf';
-import { idempotentMutations } from './api/graphql/idempotency';
-import { refuseNulCharacters } from './api/graphql/inputText';
-import { graphqlLimitPlugins } from './api/graphql/limits';
-import { operationTelemetry } from './api/graphql/operationTelemetry';
-import { retryReadsOnLostConnection } from './api/graphql/readRetry';
+import { csrfRefusal, refusalBody, sessionCsrfRefusal } from './api/graphql/csrf';
 import { AppError } from './platform/errors';
 import { dashboardRouteLabel, isDashboardPath, serveDashboard } from './api/dashboard';
 import { docsRouteLabel, isDocsPath, serveDocs } from './api/docs/serveDocs';
 import { graphiqlOptions, graphiqlSecurityHeaders, renderExplorerPage } from './api/explorer';
 import { createWorker } from './jobs/worker';
-import { createLogger, redactUrl, requestLog, withRequestLog } from './platform/logger';
+import { createLogger, redactUrl, withRequestLog } from './platform/logger';
 import { schema } from './schema';
 import { merchantProductRoutes } from './catalog/rest/products';
 import { MAX_JSON_BYTES, readBodyLimited } from './api/rest/body';
 import { sendProblem, toProblem } from './api/rest/problem';
 import { handleRest } from './api/rest/handler';
+import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
 import { changeRoutes } from './events/rest/changes';
 import { imageRoutes } from './catalog/rest/images';
@@ -101,12 +94,11 @@ async function serveMetrics(req: IncomingMessage, res: ServerResponse, token: st
 
 /**
  * Builds the service's request handler. It never listens: src/server.ts (or a test) does. `now` is the clock
- * credential expiry and rate limiting use (tests pass a controllable one); `directPlans: false` makes every REST
- * route execute its GraphQL operation, even the hot reads that have a direct plan (a test compares the two).
+ * credential expiry and rate limiting use (tests pass a controllable one); `compiledPlans: false` makes every REST
+ * route execute its GraphQL operation, even the hot reads that have a compiled plan (a test compares the two).
  */
-export function createApp(config: Config, opts: { log?: Logger; now?: () => Date; directPlans?: boolean } = {}): App {
+export function createApp(config: Config, opts: { log?: Logger; now?: () => Date; compiledPlans?: boolean } = {}): App {
   const log = opts.log ?? createLogger(config);
-  const routes = compileRoutes(schema, restRoutes, { directPlans: opts.directPlans });
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
   const openapi = openApiJson(restRoutes);
   const now = opts.now ?? (() => new Date());
@@ -121,37 +113,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
     createContext({ requestId, source, principal: ANONYMOUS, config, log: reqLog, db: db(), now, baseUrl: req ? baseUrlOf(req, config) : undefined });
 
-  const yoga = createYoga<{ ctx: GraphQLContext }>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    multipart: false, // graphql-upload-minimal streams uploads instead (see handler below)
-    renderGraphiQL: renderExplorerPage,
-    graphiql: graphiqlOptions,
-    landingPage: false,
-    logging: false,
-    context: ({ ctx, req }: { ctx: GraphQLContext; req?: IncomingMessage }) => ({
-      ...ctx,
-      loginThrottle,
-      clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
-    }),
-    // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [csrfPreventionPlugin(), sessionCsrfPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), operationTelemetry(), retryReadsOnLostConnection(), idempotentMutations()],
-    cors: graphqlCors(config.graphqlCorsOrigins),
-    maskedErrors: {
-      // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.
-      maskError: (error, message) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
-        if (isConnectionLost(original)) return appErrorToGraphQL(databaseUnavailable(), error as GraphQLError);
-        // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show.
-        if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
-        // Masking runs without the GraphQL context; the request's logger (request_id) comes with the request's async scope.
-        requestLog(log).error({ err: original }, 'unexpected GraphQL error');
-        const masked = defaultMaskError(error, message, false) as GraphQLError;
-        return new GraphQLError(masked.message, { nodes: masked.nodes, path: masked.path, extensions: { ...masked.extensions, code: 'internal_error' } });
-      },
-    },
-  });
+  const pipeline = createPipeline({ schema, config, log, loginThrottle });
+  const routes = compileRoutes(pipeline, restRoutes, { compiledPlans: opts.compiledPlans });
 
   /**
    * A dashboard request's context: the signed-in user, or nobody, in the mode
@@ -163,7 +126,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     const named = requestedMode(req.headers, url.searchParams);
     const mode = named ?? 'live';
     res.setHeader('X-Service-Mode', mode);
-    return { ...ctx, mode, requestedMode: named, principal: await authenticateDashboard(ctx, req.headers) };
+    return { ...ctx, mode, requestedMode: named, principal: await authenticateDashboard(ctx, req.headers), setResponseHeader: (k, v) => void res.setHeader(k, v) };
   }
 
   /** /graphql's context: as dashboardContext, and signed in by the session cookie when no bearer token is sent; the response can set or clear that cookie. */
@@ -179,7 +142,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     };
     const { principal, session, staleCookie } = await authenticateDashboardOrSession(ctx, req.headers);
     if (staleCookie) sessionCookie.clear();
-    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie };
+    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie, setResponseHeader: (k, v) => void res.setHeader(k, v) };
   }
 
   /** Where the dashboard's page may load images from besides this origin: the object store's, when /uploads/ redirects there. */
@@ -283,8 +246,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
           }).catch(multipartParseError);
         }
         // requestListener writes the response itself; extra arguments become the server context.
-        const listener = yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: GraphQLContext }) => Promise<void>;
-        await withRequestLog(reqLog, () => listener(req, res, { ctx }));
+        await withRequestLog(reqLog, () => pipeline.graphqlListener(req, res, { ctx }));
         // An upload no resolver read (the mutation was refused, say) is drained or its connection closed by guardEarlyAnswer.
         return;
       }
@@ -292,11 +254,11 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       if (isPublicApiPath(path)) {
         if (publicApi.cors(req, res)) return;
         const ctx = await publicApi.authenticate(requestContext(req, requestId, reqLog, 'public_api'), req, res, url);
-        return await handleRest(schema, routes, req, res, url, ctx, seen);
+        return await withRequestLog(reqLog, () => handleRest(pipeline, routes, req, res, url, ctx, seen));
       }
       if (path.startsWith('/api/')) {
         const ctx = await dashboardContext(req, res, url, requestId, reqLog, 'merchant_rest');
-        return await handleRest(schema, routes, req, res, url, ctx, seen);
+        return await withRequestLog(reqLog, () => handleRest(pipeline, routes, req, res, url, ctx, seen));
       }
       throw new AppError('route_not_found', `No endpoint ${req.method} ${path}`);
     } catch (err) {
@@ -330,17 +292,6 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     systemContext,
     startJobs,
   };
-}
-
-function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
-  // GraphQL answers 200 for most errors; authentication failures, throttled logins and a lost database keep their HTTP meaning (401, 429, 503 with Retry-After).
-  const http = e.status === 401 || e.code === 'too_many_login_attempts' || e.code === 'service_unavailable' ? { status: e.status, headers: e.headers } : undefined;
-  return new GraphQLError(e.message, {
-    nodes: gqlError?.nodes,
-    path: gqlError?.path,
-    originalError: e,
-    extensions: { code: e.code, ...(e.errors ? { errors: e.errors } : {}), ...(e.details ?? {}), ...(http ? { http } : {}) },
-  });
 }
 
 function graphqlAuthError(res: ServerResponse, err: unknown): void {

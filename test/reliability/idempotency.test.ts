@@ -28,13 +28,16 @@ let a: TestServer;
 let b: { url: string; close: () => Promise<void> };
 let s: StoreFixture;
 
+/** Both instances serve one deployment, behind one public address: a replay renders the first result for it. */
+const PUBLIC_BASE_URL = 'http://shop.example.test';
+
 beforeAll(async () => {
-  a = await startTestServer({}, { now: clock.now });
+  a = await startTestServer({ PUBLIC_BASE_URL }, { now: clock.now });
   s = await createStoreFixture();
   if (onPostgres) {
     const [{ name }] = await db().$queryRaw<{ name: string }[]>`SELECT current_database() AS name`;
     const proc: ServerProcess = await startServer(newTempDir('idem-b-'), {
-      env: { DATABASE_URL: withDatabase(testDatabaseUrl()!, name), WORKER: 'false', SEED_DEMO: 'false', LOG_LEVEL: 'info' },
+      env: { DATABASE_URL: withDatabase(testDatabaseUrl()!, name), WORKER: 'false', SEED_DEMO: 'false', LOG_LEVEL: 'info', PUBLIC_BASE_URL },
     });
     b = { url: proc.url, close: async () => void (await proc.stop()) };
   } else {

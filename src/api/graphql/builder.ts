@@ -35,6 +35,13 @@ export interface GraphQLContext extends RequestContext {
   session?: { tokenId: string; csrfToken: string; sentCsrfToken: string | null };
   /** Sets or clears the session cookie on this request's response (/graphql only). */
   sessionCookie?: { set(token: string, expiresAt: Date): void; clear(): void };
+  /**
+   * The Idempotency-Key a REST write sent, with the REST request it stands for (method, path, query and body):
+   * the operation runs once per key, as with a field's `idempotencyKey` argument.
+   */
+  idempotencyKey?: { key: string; fingerprint: string };
+  /** Sets a header on this request's response (a replayed write says so). */
+  setResponseHeader?: (name: string, value: string) => void;
 }
 
 export const builder = new SchemaBuilder<{

@@ -1,7 +1,7 @@
 import {
+  type DocumentNode,
   type ExecutionResult,
   type FieldNode,
-  getArgumentValues,
   getOperationAST,
   GraphQLError,
   type GraphQLFieldConfig,
@@ -19,15 +19,18 @@ import { checkIdempotencyKey, fingerprintOf, IDEMPOTENCY_KEY_MAX_LENGTH, idempot
 import type { GraphQLContext } from './builder';
 
 /**
- * Idempotency keys on GraphQL mutations (the rules are src/api/idempotency.ts).
- * Every Mutation field takes an `idempotencyKey` argument, added here in one
- * place to the built schema; idempotentMutations() (a Yoga plugin) reserves
- * the key before the operation runs and keeps its result.
+ * Idempotency keys on every write, /graphql and REST alike (the rules are src/api/idempotency.ts).
+ * idempotentMutations() wraps the execution of a mutation that carries a key: the `idempotencyKey`
+ * argument every Mutation field takes (added here in one place to the built schema), or the
+ * Idempotency-Key header a REST write sends (the context's `idempotencyKey`). It reserves the key
+ * before the operation runs and keeps its result; a replay is that result, which REST renders as it
+ * rendered the first answer.
  *
  * An operation that passes a key holds exactly that one mutation field, so the
  * key stands for one write and its replay is the whole `data` of the first
  * answer. The fingerprint is the printed document, the operation name and the
- * variables: a retry must send the same operation (selection included).
+ * variables: a retry must send the same operation (selection included), and a
+ * REST retry the same path, parameters and body, which its variables are.
  * A result whose mutation field failed (an error at the field itself: the
  * write's transaction rolled back) is not kept and the key can be used again;
  * one whose field ran and only a nested field failed is kept, errors and all.
@@ -74,8 +77,9 @@ function withoutKey(args: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** Requests answered with a stored result: their response says so. */
-const replayed = new WeakSet<object>();
+/** Printed documents, for fingerprints: a document is parsed once per text (Yoga's cache) or per REST route. */
+const printed = new WeakMap<DocumentNode, string>();
+const printedOf = (document: DocumentNode) => printed.get(document) ?? (printed.set(document, print(document)), printed.get(document)!);
 
 /** Runs a keyed mutation once per key (see the module comment). */
 export function idempotentMutations(): Plugin<{ ctx?: GraphQLContext }> {
@@ -83,24 +87,24 @@ export function idempotentMutations(): Plugin<{ ctx?: GraphQLContext }> {
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation !== 'mutation') return;
-      const mutationType = args.schema.getMutationType()!;
+      const ctx = args.contextValue as unknown as GraphQLContext;
       const fields = topLevelFields(operation.selectionSet, args.document.definitions);
       let keyed: { key: string; storeId: string | null } | null;
       try {
-        keyed = keyOf(fields, mutationType, args.variableValues ?? {});
+        keyed = keyOf(fields, args.variableValues ?? {}, ctx);
       } catch (err) {
-        // Arguments that do not coerce: execution names the problem.
-        if (!(err instanceof AppError)) return;
-        return setResultAndStopExecution({ errors: [asGraphQLError(err)] });
+        return setResultAndStopExecution({ errors: [asGraphQLError(err as AppError)] });
       }
       if (!keyed) return;
+      // REST's request is its method, path, query and body (Stripe's rule), which its variables may not all show.
       if (fields.filter((f) => f.name.value !== '__typename').length > 1) {
         return setResultAndStopExecution({
           errors: [asGraphQLError(new AppError('invalid_idempotency_key', 'An operation with an idempotency key holds only that one mutation field'))],
         });
       }
-      const ctx = args.contextValue as unknown as GraphQLContext & { request?: object };
-      const fingerprint = fingerprintOf({ document: print(args.document), operationName: args.operationName ?? null, variables: forFingerprint(args.variableValues ?? {}) });
+      const fingerprint =
+        ctx.idempotencyKey?.fingerprint ??
+        fingerprintOf({ document: printedOf(args.document), operationName: args.operationName ?? null, variables: forFingerprint(args.variableValues ?? {}) });
       const key = keyed;
       setExecuteFn(async (executeArgs) => {
         let first: ExecutionResult | undefined;
@@ -110,16 +114,13 @@ export function idempotentMutations(): Plugin<{ ctx?: GraphQLContext }> {
             return answerOf(first);
           });
           if (!outcome.replayed) return first!;
-          if (ctx.request) replayed.add(ctx.request);
+          ctx.setResponseHeader?.('Idempotent-Replayed', 'true');
           return resultOf(outcome.answer);
         } catch (err) {
           if (err instanceof AppError) return { errors: [asGraphQLError(err)] };
           throw err;
         }
       });
-    },
-    onResponse({ request, response }) {
-      if (replayed.has(request)) response.headers.set('Idempotent-Replayed', 'true');
     },
   };
 }
@@ -140,23 +141,35 @@ function topLevelFields(selectionSet: SelectionSetNode, definitions: Definitions
   return out;
 }
 
-/** The key of the operation's keyed field (and the store it names), null when no field has one; two keyed fields are refused. */
-function keyOf(fields: FieldNode[], mutationType: GraphQLObjectType, variables: Record<string, unknown>) {
+/**
+ * The operation's key and the store it writes to: a field's `idempotencyKey` argument (two keyed fields
+ * are refused), else the key the request sent beside the operation (REST's Idempotency-Key); null for none.
+ */
+function keyOf(fields: FieldNode[], variables: Record<string, unknown>, ctx: GraphQLContext) {
   let found: { key: string; storeId: string | null } | null = null;
+  let storeId: string | null = null;
   for (const node of fields) {
-    const def = mutationType.getFields()[node.name.value];
-    if (!def || !node.arguments?.some((a) => a.name.value === IDEMPOTENCY_KEY_ARGUMENT)) continue;
-    const values = getArgumentValues(def, node, variables);
-    const key = values[IDEMPOTENCY_KEY_ARGUMENT];
+    const store = argumentValue(node, 'storeId', variables);
+    if (typeof store === 'string') storeId ??= store;
+    const key = argumentValue(node, IDEMPOTENCY_KEY_ARGUMENT, variables);
     if (key === undefined || key === null) continue;
     if (found) throw new AppError('invalid_idempotency_key', 'An operation with an idempotency key holds only that one mutation field');
-    found = { key: checkIdempotencyKey(String(key)), storeId: typeof values.storeId === 'string' ? values.storeId : null };
+    found = { key: checkIdempotencyKey(String(key)), storeId: typeof store === 'string' ? store : null };
   }
-  return found;
+  if (found || !ctx.idempotencyKey) return found;
+  return { key: ctx.idempotencyKey.key, storeId: storeId ?? ctx.storeId ?? null };
+}
+
+/** A field's argument as a literal or a variable gives it (both are strings here: an ID, a key); validation has checked their types. */
+function argumentValue(node: FieldNode, name: string, variables: Record<string, unknown>): unknown {
+  const value = node.arguments?.find((a) => a.name.value === name)?.value;
+  if (!value) return undefined;
+  if (value.kind === Kind.VARIABLE) return variables[value.name.value];
+  return value.kind === Kind.STRING || value.kind === Kind.INT ? value.value : null;
 }
 
 /** Uploads in the variables count by their file name and type (their bytes are streamed, not kept). */
-function forFingerprint(value: unknown): unknown {
+export function forFingerprint(value: unknown): unknown {
   if (value instanceof Upload) {
     const file = (value as unknown as { file?: { filename?: string; mimetype?: string | null } }).file;
     return { upload: file?.filename ?? null, type: file?.mimetype ?? null };
@@ -192,7 +205,8 @@ function resultOf(answer: IdempotentAnswer): ExecutionResult {
 /**
  * An AppError as a GraphQL error carrying its `extensions.code` itself: a result set before execution is not masked,
  * and without an `originalError` Yoga takes it for the client's error (HTTP 200, as other errors), not an unexpected one (500).
+ * Its headers (Retry-After while the first request runs) go with it, for /graphql's response and REST's.
  */
 function asGraphQLError(err: AppError): GraphQLError {
-  return new GraphQLError(err.message, { extensions: { code: err.code, ...(err.details ?? {}) } });
+  return new GraphQLError(err.message, { extensions: { code: err.code, ...(err.details ?? {}), ...(err.headers ? { http: { headers: err.headers } } : {}) } });
 }

@@ -1,26 +1,39 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../../platform/context';
-import { isConnectionLost } from '../../platform/db/errors';
 import { AppError } from '../../platform/errors';
+import { checkIdempotencyKey, fingerprintOf } from '../idempotency';
+import { forFingerprint } from '../graphql/idempotency';
+import type { GraphQLContext } from '../graphql/builder';
 import { nulCharacterPaths, nulInQuery } from '../graphql/inputText';
-import { idempotent, type IdempotentAnswer } from '../idempotency';
+import type { Pipeline } from '../pipeline';
 import { readJsonBody } from './body';
-import { idempotencyKeyOf, restFingerprint, sendAnswer } from './idempotency';
 import { RestInputError, sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
 import { sendStream } from './stream';
 import { variableErrors } from './variableCheck';
 
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The canonical REST request an idempotency key stands for: method, path, query parameters (sorted) and the
+ * body as parsed (so key order and whitespace do not matter). A multipart body is taken as the variables it
+ * became, a file as its name and type (its bytes were streamed to disk, not kept).
+ */
+function restFingerprint(method: string, url: URL, r: RestRequest, variables: Record<string, unknown>, multipart: boolean): string {
+  const query = [...url.searchParams].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  return fingerprintOf({ method, path: url.pathname, query, body: multipart ? forFingerprint(variables) : r.body });
+}
+
 /**
  * Runs a matched REST route: reads the body, maps the request to the route's
- * GraphQL variables, executes the precompiled operation on the shared schema
- * and shapes the result. Errors from any step become one problem document.
- * Returns false when no route matches the path (so the caller can 404).
- * `seen.route` is set to the matched route's path pattern (the metrics' label).
+ * GraphQL variables, runs the precompiled operation through the pipeline (the
+ * plugins /graphql runs: limits, NUL refusal, telemetry, read retry,
+ * idempotency, error masking) and shapes the result. Errors from any step
+ * become one problem document. `seen.route` is set to the matched route's path
+ * pattern (the metrics' label).
  */
 export async function handleRest(
-  schema: GraphQLSchema,
+  pipeline: Pipeline,
   routes: CompiledRoute[],
   req: IncomingMessage,
   res: ServerResponse,
@@ -37,12 +50,14 @@ export async function handleRest(
       throw new AppError('method_not_allowed', `${method} is not supported on ${url.pathname}`, { headers: { Allow: match.allowed.join(', ') } });
     }
     const { params } = match;
-    // Checked before the body is read: a malformed key costs the client no upload.
-    const idempotencyKey = idempotencyKeyOf(req, method);
+    // Checked before the body is read: a malformed key costs the client no upload. Reads ignore the header, as Stripe's do.
+    const sentKey = req.headers['idempotency-key'];
+    const key = sentKey !== undefined && WRITES.has(method) ? checkIdempotencyKey(Array.isArray(sentKey) ? sentKey.join(', ') : sentKey) : null;
     const route = match.route.alternative?.when(ctx) ? match.route.alternative.route : match.route;
     const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
-    // Named as the client sent them: query parameters, then body fields.
+    // What the client sent, named as sent: query parameters, then body fields (the pipeline refuses a NUL in the
+    // variables too, but could only name a field by its variable).
     const nul = [...nulInQuery(url.searchParams), ...nulCharacterPaths(r.body, '')];
     if (nul.length) throw new RestInputError(nul);
     const variableValues = await route.variables(r);
@@ -51,56 +66,27 @@ export async function handleRest(
     if (nulInVariables.length) throw new RestInputError(nulInVariables);
     const inputErrors = variableErrors(route.variableTypes, variableValues);
     if (inputErrors.length) throw new RestInputError(inputErrors);
-    if (route.stream) return await sendStream(res, route.stream(await operationData(schema, route, variableValues, ctx, true), r), ctx, method === 'HEAD');
-    const run = async (): Promise<IdempotentAnswer> => {
-      const data = await operationData(schema, route, variableValues, ctx, method === 'GET' || method === 'HEAD');
-      const out = route.respond(data, r);
-      const status = out.status ?? 200;
-      const hasBody = out.body !== undefined && status !== 204;
-      // Routes set only headers of the representation (ETag, Location, Link): a replay repeats them all.
-      const headers = { ...out.headers, ...(hasBody ? { 'Content-Type': 'application/json; charset=utf-8' } : {}) };
-      return { status, headers, body: hasBody ? JSON.stringify(out.body) : null };
+    const context: GraphQLContext = {
+      ...ctx,
+      idempotencyKey: key === null ? undefined : { key, fingerprint: restFingerprint(method, url, r, variableValues, !!route.multipart) },
+      setResponseHeader: (name, value) => void res.setHeader(name, value),
     };
-    // Input errors above were answered before the key was reserved, so they leave it free (Stripe's rules).
-    const outcome = idempotencyKey
-      ? await idempotent(ctx, { key: idempotencyKey, storeId: ctx.storeId ?? params.storeId ?? null, fingerprint: restFingerprint(method, url, r, variableValues, !!route.multipart) }, run)
-      : { answer: await run(), replayed: false };
-    sendAnswer(res, outcome, method);
+    const data = await pipeline.run(route.document, variableValues, context);
+    if (route.stream) return await sendStream(res, route.stream(data, r), ctx, method === 'HEAD');
+    const out = route.respond(data, r);
+    const status = out.status ?? 200;
+    const hasBody = out.body !== undefined && status !== 204;
+    for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+    if (hasBody) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.statusCode = status;
+    res.end(hasBody && method !== 'HEAD' ? JSON.stringify(out.body) : undefined);
   } catch (err) {
-    // Several errors of one execution: the first decides.
-    const problem = toProblem(err instanceof ExecutionErrors ? err.errors[0] : err);
-    if (problem.status >= 500) ctx.log.error({ err }, 'request failed');
+    const problem = toProblem(err);
+    if (problem.status >= 500 && problem.unexpected) ctx.log.error({ err }, 'request failed');
     // Public API bodies always say which mode served them, errors included.
     if (ctx.source === 'public_api') problem.extra = { ...problem.extra, livemode: ctx.mode === 'live' };
     sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
     // The rest of an unread upload is not worth receiving once we have answered.
     if (!req.complete) req.resume();
-  }
-}
-
-/**
- * The route's operation data: executed on the schema, or computed by the route's direct plan. A read that
- * lost its database connection runs once more, on a fresh one (the pool has dropped the dead one).
- */
-async function operationData(schema: GraphQLSchema, route: CompiledRoute, variableValues: Record<string, unknown>, ctx: RequestContext, isRead: boolean) {
-  const once = async () => {
-    if (route.direct) return route.direct(variableValues, ctx);
-    const result = await execute({ schema, document: route.document, variableValues, contextValue: ctx });
-    if (result.errors?.length) throw new ExecutionErrors(result.errors);
-    return result.data as Record<string, unknown>;
-  };
-  try {
-    return await once();
-  } catch (err) {
-    const lost = err instanceof ExecutionErrors ? err.errors.some((e) => isConnectionLost((e as GraphQLError).originalError)) : isConnectionLost(err);
-    if (!isRead || !lost) throw err;
-    ctx.log.warn({ err: err instanceof ExecutionErrors ? (err.errors[0] as GraphQLError).originalError : err }, 'database connection lost during a read; retrying once');
-    return once();
-  }
-}
-
-class ExecutionErrors extends Error {
-  constructor(readonly errors: readonly unknown[]) {
-    super('GraphQL execution errors');
   }
 }

@@ -1,9 +1,10 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
 import { databaseUnavailable, isConnectionLost } from '../../platform/db/errors';
 import { camelToSnake } from '../../platform/naming';
 import { errorTypeUri } from '../docs/errorCatalog';
+import { ExecutionErrors } from '../pipeline';
 
 const TITLES: Partial<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -28,23 +29,45 @@ export class RestInputError extends Error {
   }
 }
 
-/** Any error (AppError, a GraphQL error wrapping one, or an unexpected one) as a problem; unexpected ones are masked. */
-export function toProblem(err: unknown): Problem {
+/**
+ * Any error as a problem. An operation's errors arrive masked by the pipeline (src/api/pipeline.ts), which
+ * decided their code; REST only renders them. Errors of REST's own steps (routing, the body, the variables)
+ * are AppErrors or input errors; anything else is unexpected, masked as a 500 (`unexpected`: not yet logged).
+ */
+export function toProblem(err: unknown): Problem & { unexpected?: boolean } {
+  if (err instanceof ExecutionErrors) return fromExecution(err.errors[0]);
   if (err instanceof RestInputError) return { status: 422, code: 'validation_failed', detail: err.message, errors: err.errors };
-  const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
-  if (original instanceof AppError) {
-    return {
-      status: original.status,
-      code: original.code,
-      detail: original.message,
-      errors: original.errors?.map((e) => ({ ...e, field: e.field.split('.').map(camelToSnake).join('.') })),
-      headers: original.headers,
-      extra: original.details,
-    };
+  if (err instanceof AppError) return fromAppError(err);
+  if (isConnectionLost(err)) return fromAppError(databaseUnavailable());
+  return { ...INTERNAL, unexpected: true };
+}
+
+const INTERNAL = { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' } as const;
+
+/** REST names fields in snake_case; a field the pipeline named by its variable (`$input.name`) is named as the body field. */
+const restField = (field: string) => field.replace(/^\$(?:input(?:\.|$))?/, '').split('.').map(camelToSnake).join('.') || '(body)';
+
+function fromAppError(e: AppError): Problem {
+  return {
+    status: e.status,
+    code: e.code,
+    detail: e.message,
+    errors: e.errors?.map((f) => ({ ...f, field: restField(f.field) })),
+    headers: e.headers,
+    extra: e.details,
+  };
+}
+
+/** A masked execution error: the service's own (its AppError), one a plugin coded, a coercion error, or internal_error. */
+function fromExecution(e: GraphQLError): Problem {
+  if (e.originalError instanceof AppError) return fromAppError(e.originalError);
+  const { code, errors, http, ...extra } = e.extensions as { code?: string; errors?: FieldError[]; http?: { headers?: Record<string, string> } };
+  if (code === 'internal_error') return INTERNAL;
+  if (code && code in STATUS_BY_CODE) {
+    const known = code as ErrorCode;
+    return { status: STATUS_BY_CODE[known], code: known, detail: e.message, errors: errors?.map((f) => ({ ...f, field: restField(f.field) })), headers: http?.headers, extra };
   }
-  if (isConnectionLost(original)) return toProblem(databaseUnavailable());
-  if (err instanceof GraphQLError) return fromGraphQLError(err);
-  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+  return fromGraphQLError(e);
 }
 
 /**
@@ -58,15 +81,11 @@ function fromGraphQLError(err: GraphQLError): Problem {
     const field = variable[1] === 'input' ? '(body)' : camelToSnake(variable[1]);
     return { status: 422, code: 'validation_failed', detail: `${field}: is not valid`, errors: [{ field, code: 'invalid_value', message: 'is not valid' }] };
   }
-  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' };
+  return INTERNAL;
 }
 
 /** The `title` of a problem with this status. */
 export const problemTitle = (status: number): string => TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
-
-export function problemStatus(code: ErrorCode) {
-  return STATUS_BY_CODE[code];
-}
 
 /** Writes an RFC 9457 problem document; its `type` is the page on this service (under `baseUrl`) that explains the code. */
 export function sendProblem(res: ServerResponse, p: Problem, requestId: string, baseUrl: string): void {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { type DocumentNode, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
+import { type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../platform/context';
+import type { CompiledPlan, Pipeline } from '../pipeline';
 import { type VariableType, variableTypesOf } from './variableCheck';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -32,11 +33,12 @@ export interface RestRoute {
   /** Request parts to operation variables; throw AppError for bad input. */
   variables: (r: RestRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
-   * For a hot read: the operation's data computed by the services without GraphQL execution (a plan compiled
-   * by hand for this one document), answering exactly as executing it would, errors included. A conformance
-   * test runs both on the same requests and compares them.
+   * For a hot read: the operation compiled by hand for this one document, giving exactly the data executing it
+   * would, errors included. It runs inside the pipeline in place of graphql-js (src/api/pipeline.ts), with the
+   * field's own capability check and the resource's one representation. A conformance test runs both on the
+   * same requests and compares them.
    */
-  direct?: (variables: Record<string, any>, ctx: RequestContext) => Promise<Record<string, unknown>>;
+  compiled?: CompiledPlan;
   /** Operation data to the HTTP response. */
   respond: (data: Record<string, any>, r: RestRequest) => RestResponse;
   /**
@@ -64,25 +66,24 @@ export interface CompiledRoute extends Omit<RestRoute, 'alternative'> {
 }
 
 /**
- * Parses and validates every route's document once; a broken route fails startup, not a request.
- * `directPlans: false` drops the routes' direct plans, so every route executes its operation.
+ * Parses and validates every route's document once, through the pipeline (its limits and validation rules
+ * apply), and registers the routes' compiled plans; a broken route fails startup, not a request.
+ * `compiledPlans: false` registers none, so every route executes its operation (a test compares the two).
  */
-export function compileRoutes(schema: GraphQLSchema, routes: RestRoute[], opts: { directPlans?: boolean } = {}): CompiledRoute[] {
-  return routes.map((r) => compileRoute(schema, opts.directPlans === false ? withoutDirectPlan(r) : r));
-}
-
-function withoutDirectPlan(r: RestRoute): RestRoute {
-  const { direct: _direct, ...executed } = r;
-  return { ...executed, alternative: r.alternative && { when: r.alternative.when, route: withoutDirectPlan(r.alternative.route) } };
-}
-
-function compileRoute(schema: GraphQLSchema, r: RestRoute): CompiledRoute {
-  const document = parse(r.operation);
-  const errors = validate(schema, document);
-  if (errors.length) throw new Error(`REST route ${r.method} ${r.path}: ${errors.map((e) => e.message).join('; ')}`);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const alternative = r.alternative && { when: r.alternative.when, route: compileRoute(schema, r.alternative.route) };
-  return { ...r, alternative, document, variableTypes: variableTypesOf(schema, operation), segments: r.path.split('/').filter(Boolean) };
+export function compileRoutes(pipeline: Pipeline, routes: RestRoute[], opts: { compiledPlans?: boolean } = {}): CompiledRoute[] {
+  const compileRoute = (r: RestRoute): CompiledRoute => {
+    let document: DocumentNode;
+    try {
+      document = pipeline.compile(r.operation);
+    } catch (err) {
+      throw new Error(`REST route ${r.method} ${r.path}: ${(err as Error).message}`);
+    }
+    if (r.compiled && opts.compiledPlans !== false) pipeline.registerPlan(document, r.compiled);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const alternative = r.alternative && { when: r.alternative.when, route: compileRoute(r.alternative.route) };
+    return { ...r, alternative, document, variableTypes: variableTypesOf(pipeline.schema, operation), segments: r.path.split('/').filter(Boolean) };
+  };
+  return routes.map(compileRoute);
 }
 
 export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { allowed: string[] } | null;

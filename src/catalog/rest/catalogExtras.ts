@@ -2,17 +2,18 @@ import type { FieldError } from '../../platform/errors';
 import { MAX_WORDS, TONES } from '../services/descriptions';
 import { SEO_LIMITS } from '../services/seo';
 import { MAX_VARIANTS_PER_PRODUCT } from '../services/variants';
+import { fromGraphQL, SEO, selectionOf, VARIANT } from '../services/views';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
 import { RestInputError } from '../../api/rest/problem';
 import type { RestRoute } from '../../api/rest/routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId/products';
 
-const VARIANT_FIELDS = 'id sku title options price inventory_quantity: inventoryQuantity position created_at: createdAt updated_at: updatedAt';
-const SEO_FIELDS = 'title description slug canonical_url: canonicalUrl og_image_url: ogImageUrl noindex updated_at: updatedAt';
+const VARIANT_FIELDS = selectionOf(VARIANT);
+const SEO_FIELDS = selectionOf(SEO);
 
-/** Money is a JSON number in REST; a variant without its own price has null. */
-const restVariant = (v: Record<string, any>) => ({ ...v, price: v.price == null ? null : Number(v.price) });
+/** REST's spelling of a variant GraphQL answered: its price a JSON number (null without its own price). */
+const restVariant = (v: Record<string, any>) => fromGraphQL(VARIANT, v);
 
 /** Fields a client may echo back from a GET; they are not writable and are ignored. */
 const VARIANT_READ_ONLY = new Set(['id', 'created_at', 'updated_at', 'product_id']);

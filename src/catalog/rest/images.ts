@@ -3,10 +3,11 @@ import { requireCapability } from '../../access/auth/authorization';
 import { AppError } from '../../platform/errors';
 import { isMultipart, readMultipartForm, type SpooledFile } from '../../api/rest/multipart';
 import type { RestRoute } from '../../api/rest/routes';
+import { IMAGE, selectionOf } from '../services/views';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
 
-export const IMAGE_FIELDS = 'id url width height mime_type: mimeType size_bytes: sizeBytes sha256 alt product_id: productId position created_at: createdAt';
+const IMAGE_FIELDS = selectionOf(IMAGE);
 
 /** The Upload value the GraphQL `Upload` scalar accepts, for a file the REST layer has already received. */
 function uploadOf(file: SpooledFile): Upload {

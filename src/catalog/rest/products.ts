@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors';
 import { pageMeta, productSortEnumName } from '../graphql/products';
 import { listProductIds, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { getProduct } from '../services/products';
-import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from '../services/views';
+import { fromGraphQL, PRODUCT, PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow, selectionOf } from '../services/views';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
 import { boolParam, enumParam, intParam, listParam, PAGE_META_SELECTION, pageResponse } from '../../api/rest/params';
 import { productOpenapi } from './productOpenapi';
@@ -12,27 +12,11 @@ import type { RestRequest, RestRoute } from '../../api/rest/routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
 
-/** The REST product shape, selected with snake_case aliases so the result needs no renaming. */
-export const PRODUCT_FRAGMENT = /* GraphQL */ `
-  fragment RestProduct on Product {
-    id name description price currency
-    inventory_quantity: inventoryQuantity low_stock_threshold: lowStockThreshold
-    status is_active: isActive published_at: publishedAt publish_at: publishAt unpublish_at: unpublishAt
-    category_slugs: categorySlugs tags variants_count: variantsCount
-    version created_at: createdAt updated_at: updatedAt
-    images { id url width height mime_type: mimeType size_bytes: sizeBytes sha256 alt position }
-    seo { title description slug canonical_url: canonicalUrl og_image_url: ogImageUrl noindex updated_at: updatedAt }
-  }`;
+/** The REST product (PRODUCT), selected with REST's names as aliases so the result needs no renaming. */
+export const PRODUCT_FRAGMENT = `fragment RestProduct on Product { ${selectionOf(PRODUCT)} }`;
 
-/**
- * Money is a JSON number in REST (GraphQL keeps it an exact string). Changed in
- * place: the object is this request's own execution result, and copying 20
- * products of 20 fields each was a visible part of a list's CPU.
- */
-export function restProduct(p: Record<string, any>) {
-  p.price = Number(p.price);
-  return p;
-}
+/** REST's spelling of a product GraphQL answered (money as a JSON number), changed in place: it is this request's own result. */
+export const restProduct = (p: Record<string, any>) => fromGraphQL(PRODUCT, p);
 
 /** `sort=-price` as the GraphQL variable, which carries the ProductSort enum's name (PRICE_DESC). */
 export function sortParam(q: URLSearchParams, allowed: readonly ProductSort[]): string | undefined {
@@ -133,7 +117,7 @@ export const merchantProductRoutes: RestRoute[] = [
       sort: sortParam(query, PRODUCT_SORTS),
       filter: listFilterOf(query),
     }),
-    direct: listProductsData,
+    compiled: listProductsData,
     respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), data.products.meta),
   },
   {
@@ -146,7 +130,7 @@ export const merchantProductRoutes: RestRoute[] = [
     operation: withFragment(`
       query GetProduct($storeId: ID!, $id: ID!) { product(storeId: $storeId, id: $id) { ...RestProduct } }`),
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
-    direct: getProductData,
+    compiled: getProductData,
     respond: (data) => productResponse(data.product),
   },
   {

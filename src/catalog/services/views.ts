@@ -3,6 +3,7 @@
  * REST, the CLI, exports and events (their `data`) all show these.
  */
 import type { Prisma } from '../../platform/db/client';
+import { snakeToCamel } from '../../platform/naming';
 import { imageUrl } from './imageTypes';
 
 export const categoryView = (c: { id: string; storeId: string; slug: string; name: string; createdAt: Date }) => ({
@@ -12,6 +13,143 @@ export const categoryView = (c: { id: string; storeId: string; slug: string; nam
   name: c.name,
   created_at: c.createdAt,
 });
+
+/**
+ * A resource's REST representation, field by field, in the order clients see it: how a database row gives each
+ * field, and how GraphQL selects it. Everything else derives from it: the views REST, events and exports show
+ * (viewOf), the selection REST routes that execute GraphQL ask for (selectionOf), REST's spelling of what
+ * GraphQL answers (fromGraphQL), and the test that holds the GraphQL types to it.
+ */
+interface Field<Row> {
+  /** The GraphQL field: the camelCase of the REST name unless given. */
+  graphql?: string;
+  /** The fields of an object (or of each item of a list) under it. */
+  of?: Representation<any>;
+  /** The value from a row. */
+  row: (r: Row, baseUrl: string) => unknown;
+  /** The relation of the row the value needs: a row read without it leaves the field out (a write reads only what it may change). */
+  relation?: string;
+  /** REST's spelling of GraphQL's value: money is a decimal string in GraphQL and a JSON number in REST. */
+  fromGraphQL?: (value: any) => unknown;
+}
+type Representation<Row> = Record<string, Field<Row>>;
+
+/** A column of the row, the REST name's camelCase. */
+const column = <Row, K extends keyof Row & string>(key: K) => ({ row: (r: Row) => r[key] });
+const money = (v: { toString(): string } | null) => (v == null ? null : Number(v.toString()));
+
+/** The representation's fields, for a row that has them (a relation's field only when the row was read with it). */
+export function viewOf<Row>(representation: Representation<Row>, row: Row, baseUrl: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name in representation) {
+    const field = representation[name];
+    if (field.relation && (row as Record<string, unknown>)[field.relation] === undefined) continue;
+    out[name] = field.row(row, baseUrl);
+  }
+  return out;
+}
+
+/** Some of a representation's fields, in its order. */
+export function pickFields<R extends Representation<any>, K extends keyof R & string>(representation: R, names: readonly K[]): Pick<R, K> {
+  return Object.fromEntries(Object.entries(representation).filter(([name]) => (names as readonly string[]).includes(name))) as Pick<R, K>;
+}
+
+/** The GraphQL selection giving the representation, aliased to REST's names. */
+export function selectionOf(representation: Representation<any>): string {
+  return Object.entries(representation)
+    .map(([name, field]) => {
+      const graphql = field.graphql ?? snakeToCamel(name);
+      const aliased = graphql === name ? name : `${name}: ${graphql}`;
+      return field.of ? `${aliased} { ${selectionOf(field.of)} }` : aliased;
+    })
+    .join(' ');
+}
+
+/** REST's spelling of data GraphQL answered with selectionOf's selection; changed in place (it is this request's own result). */
+export function fromGraphQL<T extends Record<string, any>>(representation: Representation<any>, data: T): T {
+  for (const name in representation) {
+    const field = representation[name];
+    const value = data[name];
+    if (field.fromGraphQL && name in data) (data as Record<string, unknown>)[name] = field.fromGraphQL(value);
+    else if (field.of && value) for (const item of Array.isArray(value) ? value : [value]) fromGraphQL(field.of, item);
+  }
+  return data;
+}
+
+type ImageRow = { id: string; sha256: string; mimeType: string; width: number; height: number; sizeBytes: number; alt: string | null; position: number };
+type SeoRow = NonNullable<ProductViewRow['seo']>;
+type VariantRow = { id: string; sku: string; title: string; options: unknown; price: { toString(): string } | null; inventoryQuantity: number; position: number; createdAt: Date; updatedAt: Date };
+
+/** An image as its product shows it. */
+export const PRODUCT_IMAGE = {
+  id: column<ImageRow, 'id'>('id'),
+  url: { row: (i: ImageRow, baseUrl: string) => imageUrl(baseUrl, i) },
+  width: column<ImageRow, 'width'>('width'),
+  height: column<ImageRow, 'height'>('height'),
+  mime_type: column<ImageRow, 'mimeType'>('mimeType'),
+  size_bytes: column<ImageRow, 'sizeBytes'>('sizeBytes'),
+  sha256: column<ImageRow, 'sha256'>('sha256'),
+  alt: column<ImageRow, 'alt'>('alt'),
+  position: column<ImageRow, 'position'>('position'),
+} satisfies Representation<ImageRow>;
+
+/** An image as its own resource: an upload's answer. */
+type StandaloneImageRow = ImageRow & { productId: string | null; createdAt: Date };
+const { position, ...beforePosition } = PRODUCT_IMAGE;
+export const IMAGE = {
+  ...beforePosition,
+  product_id: column<StandaloneImageRow, 'productId'>('productId'),
+  position,
+  created_at: column<StandaloneImageRow, 'createdAt'>('createdAt'),
+} satisfies Representation<StandaloneImageRow>;
+
+/** A product's SEO record, as GET …/products/{productID}/seo and the product show it. */
+export const SEO = {
+  title: column<SeoRow, 'title'>('title'),
+  description: column<SeoRow, 'description'>('description'),
+  slug: column<SeoRow, 'slug'>('slug'),
+  canonical_url: column<SeoRow, 'canonicalUrl'>('canonicalUrl'),
+  og_image_url: column<SeoRow, 'ogImageUrl'>('ogImageUrl'),
+  noindex: column<SeoRow, 'noindex'>('noindex'),
+  updated_at: column<SeoRow, 'updatedAt'>('updatedAt'),
+} satisfies Representation<SeoRow>;
+
+/** A variant as GET …/products/{productID}/variants shows it. */
+export const VARIANT = {
+  id: column<VariantRow, 'id'>('id'),
+  sku: column<VariantRow, 'sku'>('sku'),
+  title: column<VariantRow, 'title'>('title'),
+  options: column<VariantRow, 'options'>('options'),
+  price: { row: (v: VariantRow) => money(v.price), fromGraphQL: money },
+  inventory_quantity: column<VariantRow, 'inventoryQuantity'>('inventoryQuantity'),
+  position: column<VariantRow, 'position'>('position'),
+  created_at: column<VariantRow, 'createdAt'>('createdAt'),
+  updated_at: column<VariantRow, 'updatedAt'>('updatedAt'),
+} satisfies Representation<VariantRow>;
+
+/** The product exactly as GET /api/v1/merchant/stores/{storeID}/products/{productID} shows it (its `data`). */
+export const PRODUCT = {
+  id: column<ProductViewRow, 'id'>('id'),
+  name: column<ProductViewRow, 'name'>('name'),
+  description: column<ProductViewRow, 'description'>('description'),
+  price: { row: (p: ProductViewRow) => Number(p.price), fromGraphQL: Number },
+  currency: { row: (p: ProductViewRow) => p.store.currency, relation: 'store' },
+  inventory_quantity: column<ProductViewRow, 'inventoryQuantity'>('inventoryQuantity'),
+  low_stock_threshold: column<ProductViewRow, 'lowStockThreshold'>('lowStockThreshold'),
+  status: column<ProductViewRow, 'status'>('status'),
+  is_active: { row: (p: ProductViewRow) => p.status === 'active' },
+  published_at: column<ProductViewRow, 'publishedAt'>('publishedAt'),
+  publish_at: column<ProductViewRow, 'publishAt'>('publishAt'),
+  unpublish_at: column<ProductViewRow, 'unpublishAt'>('unpublishAt'),
+  category_slugs: { row: (p: ProductViewRow) => p.categories.map((c) => c.category.slug).sort(), relation: 'categories' },
+  tags: column<ProductViewRow, 'tags'>('tags'),
+  variants_count: { row: (p: ProductViewRow) => p._count.variants, relation: '_count' },
+  version: column<ProductViewRow, 'version'>('version'),
+  created_at: column<ProductViewRow, 'createdAt'>('createdAt'),
+  updated_at: column<ProductViewRow, 'updatedAt'>('updatedAt'),
+  images: { of: PRODUCT_IMAGE, row: (p: ProductViewRow, baseUrl: string) => p.images.map((i) => viewOf(PRODUCT_IMAGE, i, baseUrl)), relation: 'images' },
+  seo: { of: SEO, row: (p: ProductViewRow, baseUrl: string) => p.seo && viewOf(SEO, p.seo, baseUrl), relation: 'seo' },
+} satisfies Representation<ProductViewRow>;
 
 /** What a product row must include for productView: the relations the REST product shows. */
 export const PRODUCT_VIEW_INCLUDE = {
@@ -24,117 +162,22 @@ export const PRODUCT_VIEW_INCLUDE = {
 
 export type ProductViewRow = Prisma.ProductGetPayload<{ include: typeof PRODUCT_VIEW_INCLUDE }>;
 
-/** The product exactly as GET /api/v1/merchant/stores/{storeID}/products/{productID} shows it (its `data`). */
-export function productView(p: ProductViewRow, baseUrl: string) {
-  const parts = productParts(p, baseUrl);
-  return {
-    id: parts.id,
-    name: parts.name,
-    description: parts.description,
-    price: parts.price,
-    currency: p.store.currency,
-    inventory_quantity: parts.inventory_quantity,
-    low_stock_threshold: parts.low_stock_threshold,
-    status: parts.status,
-    is_active: parts.is_active,
-    published_at: parts.published_at,
-    publish_at: parts.publish_at,
-    unpublish_at: parts.unpublish_at,
-    category_slugs: parts.category_slugs!,
-    tags: parts.tags,
-    variants_count: parts.variants_count!,
-    version: parts.version,
-    created_at: parts.created_at,
-    updated_at: parts.updated_at,
-    images: parts.images!,
-    seo: parts.seo!,
-  };
-}
+type ViewOf<R extends Representation<any>> = { [K in keyof R]: ReturnType<R[K]['row']> };
+export type ProductView = ViewOf<typeof PRODUCT>;
+
+/** The product as REST shows it (PRODUCT), from its full row. */
+export const productView = (p: ProductViewRow, baseUrl: string) => viewOf(PRODUCT, p, baseUrl) as ProductView;
 
 /** A product row with its own columns and any of the relations its representation shows. */
-export type ProductPartsRow = Omit<ProductViewRow, 'store' | 'categories' | 'images' | 'seo' | '_count'> & Partial<Pick<ProductViewRow, 'categories' | 'images' | 'seo' | '_count'>>;
+export type ProductPartsRow = Omit<ProductViewRow, 'store' | 'categories' | 'images' | 'seo' | '_count'> & Partial<Pick<ProductViewRow, 'store' | 'categories' | 'images' | 'seo' | '_count'>>;
 
 /**
  * What of the REST product a row holds: its own fields always, a relation's
  * field only when the row was read with it. A write reads only the parts it
  * may change, and compares those.
  */
-export function productParts(p: ProductPartsRow, baseUrl: string) {
-  return {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    price: Number(p.price),
-    inventory_quantity: p.inventoryQuantity,
-    low_stock_threshold: p.lowStockThreshold,
-    status: p.status,
-    is_active: p.status === 'active',
-    published_at: p.publishedAt,
-    publish_at: p.publishAt,
-    unpublish_at: p.unpublishAt,
-    ...(p.categories ? { category_slugs: p.categories.map((c) => c.category.slug).sort() } : {}),
-    tags: p.tags,
-    ...(p._count ? { variants_count: p._count.variants } : {}),
-    version: p.version,
-    created_at: p.createdAt,
-    updated_at: p.updatedAt,
-    ...(p.images
-      ? {
-          images: p.images.map((i) => ({
-            id: i.id,
-            url: imageUrl(baseUrl, i),
-            width: i.width,
-            height: i.height,
-            mime_type: i.mimeType,
-            size_bytes: i.sizeBytes,
-            sha256: i.sha256,
-            alt: i.alt,
-            position: i.position,
-          })),
-        }
-      : {}),
-    ...(p.seo !== undefined
-      ? {
-          seo: p.seo
-            ? {
-                title: p.seo.title,
-                description: p.seo.description,
-                slug: p.seo.slug,
-                canonical_url: p.seo.canonicalUrl,
-                og_image_url: p.seo.ogImageUrl,
-                noindex: p.seo.noindex,
-                updated_at: p.seo.updatedAt,
-              }
-            : null,
-        }
-      : {}),
-  } as {
-    id: string; name: string; description: string; price: number; inventory_quantity: number; low_stock_threshold: number;
-    status: string; is_active: boolean; published_at: Date | null; publish_at: Date | null; unpublish_at: Date | null; category_slugs?: string[]; tags: string[]; variants_count?: number;
-    version: number; created_at: Date; updated_at: Date; images?: Record<string, unknown>[]; seo?: Record<string, unknown> | null;
-  };
-}
+export const productParts = (p: ProductPartsRow, baseUrl: string) => viewOf(PRODUCT, p as ProductViewRow, baseUrl) as Partial<ProductView> & Omit<ProductView, 'currency' | 'category_slugs' | 'variants_count' | 'images' | 'seo'>;
 
-/** A variant as GET …/products/{productID}/variants shows it. */
-export const variantView = (v: {
-  id: string;
-  sku: string;
-  title: string;
-  options: unknown;
-  price: { toString(): string } | null;
-  inventoryQuantity: number;
-  position: number;
-  createdAt: Date;
-  updatedAt: Date;
-}) => ({
-  id: v.id,
-  sku: v.sku,
-  title: v.title,
-  options: v.options,
-  price: v.price == null ? null : Number(v.price.toString()),
-  inventory_quantity: v.inventoryQuantity,
-  position: v.position,
-  created_at: v.createdAt,
-  updated_at: v.updatedAt,
-});
+/** A variant as GET …/products/{productID}/variants shows it (VARIANT). */
+export const variantView = (v: VariantRow) => viewOf(VARIANT, v, '') as ViewOf<typeof VARIANT>;
 

@@ -1,5 +1,5 @@
 import type { FieldError } from '../../platform/errors';
-import type { ProductPartsRow } from '../services/views';
+import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type variantView, viewOf } from '../services/views';
 
 /**
  * The bulk product format: one product per CSV row or JSON Lines object, with
@@ -214,33 +214,36 @@ export type ExportRow = ProductPartsRow & {
   seo: { title: string | null; description: string | null; slug: string | null; canonicalUrl: string | null; ogImageUrl: string | null; noindex: boolean } | null;
 };
 
-/** The product as one record of the format: JSON values (JSON Lines); csvCells turns it into CSV cells. */
+/** What the format shows of a variant: the REST variant's own fields, without its id and times (an import matches variants by SKU). */
+const EXPORTED_VARIANT = pickFields(VARIANT, ['sku', 'title', 'options', 'price', 'inventory_quantity', 'position']);
+
+/**
+ * The product as one record of the format, derived from the REST product: its fields with the first variant's
+ * SKU, the variants, and the SEO record flattened into `seo_*` columns. JSON values (JSON Lines); csvCells turns
+ * it into CSV cells.
+ */
 export function exportRecord(p: ExportRow): Record<Column, unknown> {
+  const v = productParts(p, '');
+  const seo = (name: keyof typeof SEO) => v.seo?.[name] ?? (name === 'noindex' ? false : null);
   return {
-    id: p.id,
+    id: v.id,
     sku: p.variants[0]?.sku ?? '',
-    name: p.name,
-    description: p.description,
-    price: Number(p.price),
-    inventory_quantity: p.inventoryQuantity,
-    low_stock_threshold: p.lowStockThreshold,
-    status: p.status,
-    category_slugs: p.categories.map((c) => c.category.slug).sort(),
-    tags: p.tags,
-    variants: p.variants.map((v) => ({
-      sku: v.sku,
-      title: v.title,
-      options: v.options,
-      price: v.price == null ? null : Number(v.price.toString()),
-      inventory_quantity: v.inventoryQuantity,
-      position: v.position,
-    })),
-    seo_title: p.seo?.title ?? null,
-    seo_description: p.seo?.description ?? null,
-    seo_slug: p.seo?.slug ?? null,
-    seo_canonical_url: p.seo?.canonicalUrl ?? null,
-    seo_og_image_url: p.seo?.ogImageUrl ?? null,
-    seo_noindex: p.seo?.noindex ?? false,
+    name: v.name,
+    description: v.description,
+    price: v.price,
+    inventory_quantity: v.inventory_quantity,
+    low_stock_threshold: v.low_stock_threshold,
+    status: v.status,
+    category_slugs: v.category_slugs,
+    tags: v.tags,
+    // The picked fields read only the columns the export loads.
+    variants: p.variants.map((x) => viewOf(EXPORTED_VARIANT, x as Parameters<typeof variantView>[0], '')),
+    seo_title: seo('title'),
+    seo_description: seo('description'),
+    seo_slug: seo('slug'),
+    seo_canonical_url: seo('canonical_url'),
+    seo_og_image_url: seo('og_image_url'),
+    seo_noindex: seo('noindex'),
   };
 }
 

@@ -28,7 +28,7 @@ const keys: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await startTestServer();
-  const app = createApp(t.config, { log: pino({ level: 'silent' }), directPlans: false });
+  const app = createApp(t.config, { log: pino({ level: 'silent' }), compiledPlans: false });
   executed = createServer((req, res) => void app.handler(req, res));
   await new Promise<void>((resolve) => executed.listen(0, '127.0.0.1', resolve));
   executedUrl = `http://127.0.0.1:${(executed.address() as AddressInfo).port}`;
@@ -132,7 +132,7 @@ const LIST_QUERIES = [
   `?search=${'x'.repeat(300)}`,
 ];
 
-describe('direct plans answer as GraphQL execution does', () => {
+describe('compiled plans answer as GraphQL execution does', () => {
   it.each(LIST_QUERIES)('the product list %s, for the owner, a product manager and an API key', async (query) => {
     const answered = await expectSameAnswer(productsPath(a.storeId) + query, a.ownerToken);
     await expectSameAnswer(productsPath(a.storeId) + query, a.staffToken);
