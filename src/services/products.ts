@@ -179,14 +179,17 @@ export async function getProduct(ctx: RequestContext, storeId: string, id: strin
 }
 
 /**
- * The product with what its REST representation shows, read at the start of a
- * write; 404 when it is not the store's. The first attempt reads without a
- * lock (the write checks the version); a re-run after losing a race locks the
- * row first, so under contention writers queue instead of retrying forever.
+ * The start of every write on a product, in its transaction: locks the
+ * product's row until the commit, then reads it with the parts the write may
+ * change; 404 when it is not the store's or no longer exists. Whatever the
+ * write reads or writes after this sees the same product: a concurrent delete
+ * (or another write) waits for this transaction, and a write that waited for a
+ * delete finds no row here and answers 404 before writing anything.
  */
 export async function productBeforeWrite<I extends BeforeParts>(t: TransactionContext, storeId: string, id: string, parts: I) {
   if (!isUuid(id)) throw notFound('Product');
-  if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" FOR UPDATE`;
+  const locked = await t.tx.$queryRaw<unknown[]>`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" FOR UPDATE`;
+  if (locked.length === 0) throw notFound('Product');
   const product = await t.tx.product.findFirst({ where: { id, ...catalogOf(t, storeId) }, include: parts });
   if (!product) throw notFound('Product');
   return product;
@@ -198,9 +201,10 @@ type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_
 export const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
 
 /**
- * Moves the product from the version read to the next one, with `data`, runs
- * `alsoWrite` (its parts), and reads it back with the planned query and its
- * representation. A version that moved meanwhile is a concurrent write: the
+ * Moves the product from the version read (by productBeforeWrite, which holds
+ * its row) to the next one, with `data`, runs `alsoWrite` (its parts), and
+ * reads it back with the planned query and its representation. Should the
+ * version have moved all the same (a writer that did not lock the row), the
  * caller's transaction starts over.
  */
 export async function writeProductVersion(
@@ -212,7 +216,6 @@ export async function writeProductVersion(
 ) {
   const { count } = await t.tx.product.updateMany({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } });
   if (count === 0) throw new ConcurrentWrite();
-  // The product row is locked from here to the commit: writes to its parts (categories, variants, images, SEO) queue behind it.
   await alsoWrite?.();
   return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
 }
