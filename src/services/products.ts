@@ -95,6 +95,17 @@ export function searchText(p: { name: string; description: string; tags: string[
   return [p.name, p.description, ...p.tags, ...skus].join(' ').toLowerCase();
 }
 
+/**
+ * The store's categories with these slugs, for a write about to link products to them: each found is held
+ * (FOR KEY SHARE) until the transaction ends, so deleteCategory, which locks the category before counting its
+ * products, waits and then finds it in use; a category deleted meanwhile is not found (the write's 422, never
+ * a foreign-key failure or a product whose only category vanished with it).
+ */
+export function categoriesToLink(tx: Tx, storeId: string, slugs: string[]) {
+  return tx.$queryRaw<{ id: string; slug: string }[]>`
+    SELECT id::text AS id, slug FROM categories WHERE store_id = ${storeId}::uuid AND slug = ANY(${slugs}::text[]) FOR KEY SHARE`;
+}
+
 /** Category ids for the slugs, or a 422 naming the slugs that are missing or unknown. */
 async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | undefined): Promise<string[]> {
   const wanted = [...new Set(slugs ?? [])];
@@ -105,7 +116,7 @@ async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | unde
       'A product needs at least one category slug',
     );
   }
-  const found = await tx.category.findMany({ where: { storeId, slug: { in: wanted } }, select: { id: true, slug: true } });
+  const found = await categoriesToLink(tx, storeId, wanted);
   const unknown = wanted.filter((s) => !found.some((c) => c.slug === s));
   if (unknown.length) {
     throw new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {

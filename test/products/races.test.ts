@@ -4,7 +4,7 @@ import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import type { TestResponse, TestServer } from '../helpers/harness';
 import { startTestServer } from '../helpers/harness';
 import { filePart, makeImage, restUpload } from '../images/images';
-import { createProduct, productPath } from './helpers';
+import { createProduct, productPath, productsPath } from './helpers';
 
 /**
  * Two clients on one product. Each kind of write on a product and its parts is
@@ -121,8 +121,8 @@ const WRITES: Write[] = [
 
 /** The error code of an answer (REST problem or GraphQL error), or null for a success. */
 function errorCode(r: TestResponse): string | null {
-  if (r.body?.errors) return r.body.errors[0]?.extensions?.code ?? 'unknown';
   if (r.status >= 300) return r.body?.code ?? `http_${r.status}`;
+  if (r.body?.errors) return r.body.errors[0]?.extensions?.code ?? 'unknown';
   return null;
 }
 
@@ -201,4 +201,38 @@ describe('writes racing a delete of their product', () => {
     },
     60_000,
   );
+});
+
+describe('writes naming a category racing its delete', () => {
+  const DELETE_CATEGORY = `mutation($storeId: ID!, $slug: String!) { deleteCategory(storeId: $storeId, category: $slug) { id } }`;
+
+  it('the write answers success and the delete category_in_use, or the delete succeeds and the write unknown_category; never 5xx, never a product without categories', async () => {
+    const p = await createProduct(t, a, { name: 'Moves between categories' });
+    const path = productPath(a.storeId, p.id);
+    for (let round = 0; round < 4 * ROUNDS; round++) {
+      const slug = `race-${run}-${round}`;
+      await db().category.create({ data: { storeId: a.storeId, slug, name: slug } });
+      await req('PUT', path, { category_slugs: ['shoes'] });
+      // Staggered differently each round (the writes first, or the delete), so they meet at different points.
+      const lag = round % 5;
+      const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const [update, create, del] = await Promise.all([
+        after(round % 2 ? lag : 0).then(() => req('PUT', path, { category_slugs: [slug] })),
+        after(round % 2 ? lag : 1).then(() => req('POST', productsPath(a.storeId), { name: `In ${slug}`, price: 1, category_slugs: [slug] })),
+        after(round % 2 ? 0 : lag).then(() => gql(DELETE_CATEGORY, { slug })),
+      ]);
+      const answers = { update: errorCode(update), create: errorCode(create), delete: errorCode(del) };
+      const deleted = answers.delete === null;
+      // Both writes came before the delete (category_in_use), or after it (unknown_category).
+      expect(answers).toEqual(
+        deleted
+          ? { update: 'unknown_category', create: 'unknown_category', delete: null }
+          : { update: answers.update, create: answers.create, delete: 'category_in_use' },
+      );
+      if (!deleted) expect([answers.update, answers.create]).toContainEqual(null);
+      expect(await db().category.count({ where: { storeId: a.storeId, slug } })).toBe(deleted ? 0 : 1);
+      const uncategorised = await db().product.count({ where: { storeId: a.storeId, categories: { none: {} } } });
+      expect(uncategorised).toBe(0);
+    }
+  }, 60_000);
 });

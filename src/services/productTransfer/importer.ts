@@ -6,7 +6,7 @@ import { ConcurrentWrite, transaction, type TransactionContext } from '../../eve
 import { signalWorkPending } from '../../events/signal';
 import { AppError, notFound } from '../../errors';
 import { violatedUniqueIndex } from '../dbErrors';
-import { emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../products';
+import { categoriesToLink, emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../products';
 import { PRODUCT_VIEW_INCLUDE } from '../representations';
 import { SeoInput, seoRecord, setSeo } from '../seo';
 import { parseInput } from '../validation';
@@ -313,10 +313,10 @@ async function existingProducts(t: TransactionContext, storeId: string, rows: Im
   return { byId, bySku };
 }
 
-/** The store's category ids of every slug the batch names. */
+/** The store's category ids of every slug the batch names, held until its links are written (categoriesToLink). */
 async function categoryIds(t: TransactionContext, storeId: string, rows: ImportRow[]) {
   const slugs = [...new Set(rows.flatMap((r) => r.product.categorySlugs ?? []))];
-  const found = slugs.length ? await t.tx.category.findMany({ where: { storeId, slug: { in: slugs } }, select: { id: true, slug: true } }) : [];
+  const found = slugs.length ? await categoriesToLink(t.tx, storeId, slugs) : [];
   return new Map(found.map((c) => [c.slug, c.id]));
 }
 
