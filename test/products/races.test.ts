@@ -236,3 +236,32 @@ describe('writes naming a category racing its delete', () => {
     }
   }, 60_000);
 });
+
+describe('two products claiming the same SKU or SEO slug at once', () => {
+  it('one gets it, the other answers 409 sku_taken or slug_taken; never 5xx, and the loser writes nothing', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const [p, q] = [await createProduct(t, a, { name: `Claims ${round}` }), await createProduct(t, a, { name: `Counterclaims ${round}` })];
+      const sku = `${run}-claimed-${round}`;
+      const slug = `claimed-${run}-${round}`;
+      const claims = await Promise.all(
+        [p, q].flatMap((x) => [
+          req('PUT', `${productPath(a.storeId, x.id)}/variants`, { variants: [{ sku }] }),
+          req('PUT', `${productPath(a.storeId, x.id)}/seo`, { slug }),
+        ]),
+      );
+      const [pSku, pSlug, qSku, qSlug] = claims.map(errorCode);
+      expect([pSku, qSku].sort()).toEqual([null, 'sku_taken'].sort());
+      expect([pSlug, qSlug].sort()).toEqual([null, 'slug_taken'].sort());
+      // The winner holds it; the loser's product moved on only by its successful write.
+      const skuOwner = pSku === null ? p : q;
+      const slugOwner = pSlug === null ? p : q;
+      expect(await db().variant.findMany({ where: { sku }, select: { productId: true } })).toEqual([{ productId: skuOwner.id }]);
+      expect(await db().seo.findMany({ where: { slug }, select: { productId: true } })).toEqual([{ productId: slugOwner.id }]);
+      for (const x of [p, q]) {
+        const won = (skuOwner === x ? 1 : 0) + (slugOwner === x ? 1 : 0);
+        expect((await db().product.findUniqueOrThrow({ where: { id: x.id }, select: { version: true } })).version).toBe(1 + won);
+        expect(await db().event.count({ where: { resourceId: x.id } })).toBe(1 + won);
+      }
+    }
+  });
+});
