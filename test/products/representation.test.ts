@@ -25,7 +25,7 @@ import { createProduct, productPath } from './helpers';
  * field is in the representation (or named below as GraphQL's own), and on a real product the REST answer and
  * the GraphQL answer agree value for value.
  */
-type Representation = Record<string, { graphql?: string; of?: Representation }>;
+type Representation = Record<string, { graphql?: string; of?: Representation; row: (r: any, baseUrl: string) => unknown }>;
 
 /** GraphQL fields a REST representation leaves out on purpose. */
 const GRAPHQL_ONLY: Record<string, string[]> = {

@@ -94,6 +94,10 @@ export async function updateCategory(ctx: RequestContext, storeId: string, slugO
 export async function deleteCategory(ctx: RequestContext, storeId: string, slugOrId: string) {
   const category = await findCategory(ctx, storeId, slugOrId);
   return transaction(ctx, async (t) => {
+    // Held to the commit: a product write linking the category holds it too (categoriesToLink), so the count
+    // below sees that write's links, or the write waits and finds the category gone.
+    const held = await t.tx.$queryRaw<unknown[]>`SELECT 1 FROM categories WHERE id = ${category.id}::uuid FOR UPDATE`;
+    if (held.length === 0) throw new AppError('not_found', `No category "${slugOrId}" in this store`);
     const used = await t.tx.productCategory.count({ where: { categoryId: category.id } });
     if (used > 0) {
       throw new AppError('category_in_use', `The category "${category.slug}" is used by ${used} product(s); move them to another category first`, {

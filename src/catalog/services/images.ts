@@ -118,7 +118,7 @@ export async function uploadProductImage(ctx: RequestContext, input: ImageUpload
       await keepStoredFile(t.tx, storage, stored, `${work}.out`);
       const before = await productBeforeWrite(t, input.storeId, productId, { images: PRODUCT_VIEW_INCLUDE.images });
       let image: Awaited<ReturnType<typeof t.tx.productImage.create>> | undefined;
-      // The product row is locked once its version moves, so concurrent uploads to it get distinct positions.
+      // The product row is locked (productBeforeWrite), so concurrent uploads to it get distinct positions.
       const after = await writeProductVersion(t, before, {}, {}, async () => {
         const { _max } = await t.tx.productImage.aggregate({ where: { productId }, _max: { position: true } });
         image = await t.tx.productImage.create({ ...query, data: { ...data, productId, position: (_max.position ?? -1) + 1 } });

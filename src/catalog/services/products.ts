@@ -95,6 +95,17 @@ export function searchText(p: { name: string; description: string; tags: string[
   return [p.name, p.description, ...p.tags, ...skus].join(' ').toLowerCase();
 }
 
+/**
+ * The store's categories with these slugs, for a write about to link products to them: each found is held
+ * (FOR KEY SHARE) until the transaction ends, so deleteCategory, which locks the category before counting its
+ * products, waits and then finds it in use; a category deleted meanwhile is not found (the write's 422, never
+ * a foreign-key failure or a product whose only category vanished with it).
+ */
+export function categoriesToLink(tx: Tx, storeId: string, slugs: string[]) {
+  return tx.$queryRaw<{ id: string; slug: string }[]>`
+    SELECT id::text AS id, slug FROM categories WHERE store_id = ${storeId}::uuid AND slug = ANY(${slugs}::text[]) FOR KEY SHARE`;
+}
+
 /** Category ids for the slugs, or a 422 naming the slugs that are missing or unknown. */
 async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | undefined): Promise<string[]> {
   const wanted = [...new Set(slugs ?? [])];
@@ -105,7 +116,7 @@ async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | unde
       'A product needs at least one category slug',
     );
   }
-  const found = await tx.category.findMany({ where: { storeId, slug: { in: wanted } }, select: { id: true, slug: true } });
+  const found = await categoriesToLink(tx, storeId, wanted);
   const unknown = wanted.filter((s) => !found.some((c) => c.slug === s));
   if (unknown.length) {
     throw new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {
@@ -179,14 +190,17 @@ export async function getProduct(ctx: RequestContext, storeId: string, id: strin
 }
 
 /**
- * The product with what its REST representation shows, read at the start of a
- * write; 404 when it is not the store's. The first attempt reads without a
- * lock (the write checks the version); a re-run after losing a race locks the
- * row first, so under contention writers queue instead of retrying forever.
+ * The start of every write on a product, in its transaction: locks the
+ * product's row until the commit, then reads it with the parts the write may
+ * change; 404 when it is not the store's or no longer exists. Whatever the
+ * write reads or writes after this sees the same product: a concurrent delete
+ * (or another write) waits for this transaction, and a write that waited for a
+ * delete finds no row here and answers 404 before writing anything.
  */
 export async function productBeforeWrite<I extends BeforeParts>(t: TransactionContext, storeId: string, id: string, parts: I) {
   if (!isUuid(id)) throw notFound('Product');
-  if (t.attempt > 1) await t.tx.$queryRaw`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" FOR UPDATE`;
+  const locked = await t.tx.$queryRaw<unknown[]>`SELECT 1 FROM products WHERE id = ${id}::uuid AND store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" FOR UPDATE`;
+  if (locked.length === 0) throw notFound('Product');
   const product = await t.tx.product.findFirst({ where: { id, ...catalogOf(t, storeId) }, include: parts });
   if (!product) throw notFound('Product');
   return product;
@@ -198,9 +212,10 @@ type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_
 export const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
 
 /**
- * Moves the product from the version read to the next one, with `data`, runs
- * `alsoWrite` (its parts), and reads it back with the planned query and its
- * representation. A version that moved meanwhile is a concurrent write: the
+ * Moves the product from the version read (by productBeforeWrite, which holds
+ * its row) to the next one, with `data`, runs `alsoWrite` (its parts), and
+ * reads it back with the planned query and its representation. Should the
+ * version have moved all the same (a writer that did not lock the row), the
  * caller's transaction starts over.
  */
 export async function writeProductVersion(
@@ -212,7 +227,6 @@ export async function writeProductVersion(
 ) {
   const { count } = await t.tx.product.updateMany({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } });
   if (count === 0) throw new ConcurrentWrite();
-  // The product row is locked from here to the commit: writes to its parts (categories, variants, images, SEO) queue behind it.
   await alsoWrite?.();
   return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
 }

@@ -6,7 +6,7 @@ import { ConcurrentWrite, transaction, type TransactionContext } from '../../pla
 import { signalWorkPending } from '../../platform/outbox/signal';
 import { AppError, notFound } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
-import { emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../services/products';
+import { categoriesToLink, emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../services/products';
 import { PRODUCT_VIEW_INCLUDE } from '../services/views';
 import { SeoInput, seoRecord, setSeo } from '../services/seo';
 import { parseInput } from '../../platform/validation';
@@ -313,10 +313,10 @@ async function existingProducts(t: TransactionContext, storeId: string, rows: Im
   return { byId, bySku };
 }
 
-/** The store's category ids of every slug the batch names. */
+/** The store's category ids of every slug the batch names, held until its links are written (categoriesToLink). */
 async function categoryIds(t: TransactionContext, storeId: string, rows: ImportRow[]) {
   const slugs = [...new Set(rows.flatMap((r) => r.product.categorySlugs ?? []))];
-  const found = slugs.length ? await t.tx.category.findMany({ where: { storeId, slug: { in: slugs } }, select: { id: true, slug: true } }) : [];
+  const found = slugs.length ? await categoriesToLink(t.tx, storeId, slugs) : [];
   return new Map(found.map((c) => [c.slug, c.id]));
 }
 

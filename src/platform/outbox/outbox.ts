@@ -37,18 +37,12 @@ export interface EventInput {
 export interface TransactionContext extends RequestContext {
   tx: Prisma.TransactionClient;
   outbox: Prisma.EventCreateManyInput[];
-  /**
-   * 1 on the first run; higher when the unit runs again after a concurrent write.
-   * A unit that read optimistically then locks what it reads, so a re-run
-   * cannot lose the race again and every writer makes progress.
-   */
-  attempt: number;
 }
 
 /**
  * Thrown inside a transaction when an optimistic check saw a concurrent write
  * (a version moved between read and write). transaction() runs the whole unit
- * again on fresh data (locking it, see `attempt`) before answering 409.
+ * again on fresh data, a few times, before answering 409.
  */
 export class ConcurrentWrite extends Error {
   constructor() {
@@ -68,7 +62,7 @@ export async function transaction<T>(ctx: RequestContext, work: (t: TransactionC
     try {
       let recorded = false;
       const result = await ctx.db.$transaction(async (tx) => {
-        const t: TransactionContext = { ...ctx, tx, outbox: [], attempt };
+        const t: TransactionContext = { ...ctx, tx, outbox: [] };
         const result = await work(t);
         if (t.outbox.length) await tx.event.createMany({ data: t.outbox });
         recorded = t.outbox.length > 0;
