@@ -12,6 +12,8 @@ export interface ErrorExplanation {
   action: string;
   /** A `detail` as the service writes it for this code, for examples. */
   example: string;
+  /** Set when only /graphql answers with this code: its page shows a GraphQL error, not a problem document. */
+  graphqlOnly?: true;
 }
 
 export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
@@ -49,6 +51,42 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     meaning: 'The Idempotency-Key header is empty, longer than 255 characters, or holds characters other than printable ASCII (in GraphQL: idempotencyKey on an operation with more than one mutation field).',
     action: 'Use 1 to 255 printable ASCII characters; a fresh UUID per logical write is a good choice.',
     example: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  },
+  query_too_large: {
+    meaning: 'The GraphQL document has more lexical tokens than GRAPHQL_MAX_TOKENS (2000 by default). They are counted before parsing, so nesting thousands of levels deep or long fragment chains stop here.',
+    action: 'Send a smaller document: fewer fields, or the work split over several requests.',
+    example: 'Token limit of 2000 exceeded.',
+    graphqlOnly: true,
+  },
+  query_too_deep: {
+    meaning: 'Fields are nested deeper than GRAPHQL_MAX_DEPTH (12 by default), fragments followed; introspection’s `__schema` does not count.',
+    action: 'Select less deeply, and read deeply nested data with a separate query by id.',
+    example: 'Query depth limit of 12 exceeded, found 13.',
+    graphqlOnly: true,
+  },
+  too_many_aliases: {
+    meaning: 'An operation holds more aliased fields than GRAPHQL_MAX_ALIASES (20 by default), fragments followed.',
+    action: 'Use fewer aliases: ask for a list (products with a filter) instead of one aliased field per item, or split the request.',
+    example: 'Aliases limit of 20 exceeded, found 21.',
+    graphqlOnly: true,
+  },
+  too_many_directives: {
+    meaning: 'An operation holds more directives (@include, @skip…) than GRAPHQL_MAX_DIRECTIVES (20 by default).',
+    action: 'Use fewer directives: decide on the client which fields to ask for, or split the request.',
+    example: 'Directives limit of 20 exceeded, found 21.',
+    graphqlOnly: true,
+  },
+  query_too_complex: {
+    meaning: 'The operation’s estimated cost is over GRAPHQL_MAX_COST (50,000 by default): each field costs 1 plus what it selects, times the page size of paged lists; or fragments fan out to more than 10,000 fields.',
+    action: 'Ask for smaller pages (perPage, first) or fewer nested lists, or split the request; the message gives the cost found.',
+    example: 'Query cost 72000 exceeds the limit of 50000; ask for smaller pages or fewer fields',
+    graphqlOnly: true,
+  },
+  too_many_logins: {
+    meaning: 'A GraphQL document holds more than one login or signIn field (aliases included): each checks a password, so one request may try one.',
+    action: 'Send one login or signIn per request; another attempt is another request (and counts towards the login throttle).',
+    example: 'A request may hold one login field (login or signIn)',
+    graphqlOnly: true,
   },
   unauthenticated: {
     meaning: 'The endpoint needs a credential and the request carried none.',
@@ -94,6 +132,12 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     meaning: 'A mutation came with the dashboard session cookie but without the session’s X-CSRF-Token header, or with another session’s. The cookie goes with every request a browser makes, even one another site’s page starts; the token proves the request comes from the dashboard itself.',
     action: 'Send the header X-CSRF-Token with the csrfToken that signIn returned, or that the dashboardSession query returns after a reload. Clients that are not the dashboard send a bearer token instead of the cookie and need no CSRF token.',
     example: 'A mutation sent with the dashboard session cookie needs the X-CSRF-Token header (its value comes with signIn and dashboardSession)',
+  },
+  csrf_header_required: {
+    meaning: 'A POST to /graphql whose Content-Type a page on another site could send without a CORS preflight (text/plain, multipart/form-data, or none) came without the X-GraphQL-Yoga-CSRF header, so it may be a cross-site request forgery; nothing ran and no upload was read.',
+    action: 'Send the body as application/json, or add an X-GraphQL-Yoga-CSRF (or Apollo-Require-Preflight) header with any value, as upload clients do.',
+    example: 'A text/plain POST to /graphql needs an X-GraphQL-Yoga-CSRF header (any value), or send application/json',
+    graphqlOnly: true,
   },
   mode_mismatch: {
     meaning: 'The request asks for one mode (test or live) but the credential belongs to the other.',
