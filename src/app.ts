@@ -18,6 +18,7 @@ import type { GraphQLContext } from './graphql/builder';
 import { csrfPreventionPlugin, csrfRefusal, graphqlCors, refusalBody, sessionCsrfPlugin, sessionCsrfRefusal } from './graphql/csrf';
 import { idempotentMutations } from './graphql/idempotency';
 import { refuseNulCharacters } from './graphql/inputText';
+import { graphqlRequestErrors, uploadRequestError } from './graphql/requestErrors';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { operationTelemetry } from './graphql/operationTelemetry';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
@@ -35,7 +36,7 @@ import { handleRest } from './rest/handler';
 import { catalogExtrasRoutes } from './rest/catalogExtras';
 import { changeRoutes } from './rest/changes';
 import { imageRoutes } from './rest/images';
-import { multipartParseError, watchPartTypes } from './rest/multipart';
+import { watchPartTypes } from './rest/multipart';
 import { httpRequestDuration, httpRequests, registry } from './metrics';
 import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './rest/oauth';
 import { compileRoutes, type RestRoute } from './rest/routes';
@@ -135,7 +136,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
       clientAddress: req ? clientAddress(req, config.trustProxyHops) : undefined,
     }),
     // Limits run at parse (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
-    plugins: [csrfPreventionPlugin(), sessionCsrfPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), operationTelemetry(), retryReadsOnLostConnection(), idempotentMutations()],
+    plugins: [graphqlRequestErrors(log), csrfPreventionPlugin(), sessionCsrfPlugin(), ...graphqlLimitPlugins(config.graphqlLimits), refuseNulCharacters(), operationTelemetry(), retryReadsOnLostConnection(), idempotentMutations()],
     cors: graphqlCors(config.graphqlCorsOrigins),
     maskedErrors: {
       // Never a stack or the original error, whatever NODE_ENV says: Yoga's development mode would add both to the response.
@@ -143,7 +144,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
         if (isConnectionLost(original)) return appErrorToGraphQL(databaseUnavailable(), error as GraphQLError);
-        // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show.
+        // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show; graphqlRequestErrors gives them the service's codes.
         if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
         // Masking runs without the GraphQL context; the request's logger (request_id) comes with the request's async scope.
         requestLog(log).error({ err: original }, 'unexpected GraphQL error');
@@ -280,7 +281,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
             // busboy flags a file that merely reaches the limit as truncated; one byte more keeps maxBytes itself allowed.
             maxFileSize: config.upload.maxBytes + 1,
             maxFiles: 10,
-          }).catch(multipartParseError);
+          }).catch(uploadRequestError);
         }
         // requestListener writes the response itself; extra arguments become the server context.
         const listener = yoga.requestListener as unknown as (rq: IncomingMessage, rs: ServerResponse, c: { ctx: GraphQLContext }) => Promise<void>;

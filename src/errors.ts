@@ -11,6 +11,11 @@ export const STATUS_BY_CODE = {
   conflicting_credentials: 400,
   conflicting_mode: 400,
   invalid_idempotency_key: 400,
+  // GraphQL request errors of a well-formed request (src/graphql/requestErrors.ts): HTTP 200 for application/json clients.
+  graphql_parse_failed: 400,
+  graphql_validation_failed: 400,
+  unknown_operation: 400,
+  invalid_variables: 400,
   // GraphQL documents refused by a limit (src/graphql/limits.ts).
   query_too_large: 400,
   query_too_deep: 400,

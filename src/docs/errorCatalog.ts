@@ -16,15 +16,22 @@ export interface ErrorExplanation {
   graphqlOnly?: true;
 }
 
+/** How a GraphQL request error on a well-formed request is answered, in the words of each such code's page. */
+const GRAPHQL_REQUEST_ERROR_STATUS =
+  'A client that accepts application/graphql-response+json gets HTTP 400; one that accepts only application/json gets 200, as GraphQL over HTTP asks.';
+
 export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   bad_request: {
-    meaning: 'The request could not be read as HTTP the service understands: a malformed multipart body, JSON nested deeper than 32 levels, or a request line the server refused.',
+    meaning:
+      'The request could not be read as HTTP the service understands: a malformed multipart body, JSON nested deeper than 32 levels, or a request line the server refused. ' +
+      'On /graphql: a body that is not one GraphQL request (a batch, no `query` string, `variables` or `extensions` that are not objects, an unknown parameter, a persisted query without its document).',
     action: 'Fix the request itself (its framing, encoding or structure); sending it again unchanged gives the same answer.',
     example: 'The JSON body is nested deeper than 32 arrays or objects',
   },
   malformed_json: {
-    meaning: 'The body was declared as JSON but is not valid JSON (a syntax error, a truncated body, or an encoding other than UTF-8).',
-    action: 'Send a syntactically valid UTF-8 JSON document with Content-Type: application/json. `detail` names the position of the first error.',
+    meaning:
+      'The body was declared as JSON but is not valid JSON (a syntax error, a truncated body, or an encoding other than UTF-8); on /graphql also an empty body, and the `variables` or `extensions` parameter of a GET.',
+    action: 'Send a syntactically valid UTF-8 JSON document with Content-Type: application/json. The message names the position of the first error where the parser could tell it.',
     example: 'The request body is not valid JSON: Unexpected end of JSON input',
   },
   invalid_parameter: {
@@ -51,6 +58,30 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     meaning: 'The Idempotency-Key header is empty, longer than 255 characters, or holds characters other than printable ASCII (in GraphQL: idempotencyKey on an operation with more than one mutation field).',
     action: 'Use 1 to 255 printable ASCII characters; a fresh UUID per logical write is a good choice.',
     example: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  },
+  graphql_parse_failed: {
+    meaning: `The GraphQL document in \`query\` is not valid GraphQL syntax; \`locations\` gives the line and column. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Fix the syntax at the reported line and column (GraphiQL at /graphql underlines it); nothing ran.',
+    example: 'Syntax Error: Expected Name, found <EOF>.',
+    graphqlOnly: true,
+  },
+  graphql_validation_failed: {
+    meaning: `The document is valid GraphQL but does not fit the schema: an unknown field or argument, a literal of the wrong type, a missing required argument, or a subscription (the service has none); \`locations\` points at it. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Check the document against the schema (GraphiQL at /graphql, or schema.graphql); the message names the field or argument. Nothing ran.',
+    example: 'Cannot query field "nope" on type "Query".',
+    graphqlOnly: true,
+  },
+  unknown_operation: {
+    meaning: `The request does not say which operation of the document to run: \`operationName\` names none of its operations, or the document holds several and \`operationName\` is missing. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Send `operationName` with the name of one of the document’s operations, or send a document holding a single operation.',
+    example: 'The document has no operation named "ListProducts"',
+    graphqlOnly: true,
+  },
+  invalid_variables: {
+    meaning: `A variable’s value does not fit the type the operation declares for it (a string for an Int, null or nothing for a required variable, an unknown enum value); the message names the variable. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Send `variables` as a JSON object whose values match the declared types. Nothing ran.',
+    example: 'Variable "$perPage" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+    graphqlOnly: true,
   },
   query_too_large: {
     meaning: 'The GraphQL document has more lexical tokens than GRAPHQL_MAX_TOKENS (2000 by default). They are counted before parsing, so nesting thousands of levels deep or long fragment chains stop here.',
@@ -165,13 +196,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The OAuth authorization flow is not enabled on this service',
   },
   method_not_allowed: {
-    meaning: 'The path exists but does not accept this HTTP method (on /graphql: a mutation sent as GET).',
+    meaning: 'The path exists but does not accept this HTTP method (on /graphql: a method other than GET and POST, or a mutation sent as GET).',
     action: 'Use one of the methods the Allow header lists.',
     example: 'DELETE is not supported on /metrics',
   },
   not_acceptable: {
     meaning: 'The Accept header asks only for media types the endpoint cannot produce.',
-    action: 'Accept application/json (or */*).',
+    action: 'Accept application/json (or */*); /graphql also answers application/graphql-response+json.',
     example: 'This endpoint answers application/json',
   },
   request_timeout: {
@@ -220,12 +251,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The product has changed (version 4, If-Match "v3")',
   },
   payload_too_large: {
-    meaning: 'The body is larger than the endpoint accepts (1 MiB for JSON, 64 KiB for forms, UPLOAD_MAX_BYTES for images); `max_bytes` says the limit.',
+    meaning:
+      'The body is larger than the endpoint accepts (1 MiB for JSON, 64 KiB for forms, UPLOAD_MAX_BYTES for images); `max_bytes` says the limit. An upload to /graphql with more than 10 files is refused alike, with `max_files`.',
     action: 'Send a smaller body: fewer items per request, or a smaller image.',
     example: 'The request body is larger than 1048576 bytes',
   },
   unsupported_media_type: {
-    meaning: 'The body’s Content-Type is not one the endpoint accepts (for images: a declared type other than JPEG, PNG or WebP).',
+    meaning: 'The body’s Content-Type is not one the endpoint accepts (for images: a declared type other than JPEG, PNG or WebP; on /graphql: anything but application/json, or multipart/form-data for uploads).',
     action: 'Send the type the endpoint documents: application/json for JSON bodies, multipart/form-data for uploads, a form for OAuth.',
     example: 'Only image/jpeg, image/png and image/webp are accepted',
   },
