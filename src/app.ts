@@ -28,7 +28,8 @@ import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
 import { changeRoutes } from './events/rest/changes';
 import { imageRoutes } from './catalog/rest/images';
-import { multipartParseError, watchPartTypes } from './api/rest/multipart';
+import { watchPartTypes } from './api/rest/multipart';
+import { uploadRequestError } from './api/graphql/requestErrors';
 import { httpRequestDuration, httpRequests, registry } from './platform/metrics';
 import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './access/rest/oauth';
 import { compileRoutes, type RestRoute } from './api/rest/routes';
@@ -243,7 +244,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
             // busboy flags a file that merely reaches the limit as truncated; one byte more keeps maxBytes itself allowed.
             maxFileSize: config.upload.maxBytes + 1,
             maxFiles: 10,
-          }).catch(multipartParseError);
+          }).catch(uploadRequestError);
         }
         // requestListener writes the response itself; extra arguments become the server context.
         await withRequestLog(reqLog, () => pipeline.graphqlListener(req, res, { ctx }));

@@ -11,6 +11,7 @@ import type { GraphQLContext } from './graphql/builder';
 import { csrfPreventionPlugin, graphqlCors, sessionCsrfPlugin } from './graphql/csrf';
 import { idempotentMutations } from './graphql/idempotency';
 import { refuseNulCharacters } from './graphql/inputText';
+import { graphqlRequestErrors } from './graphql/requestErrors';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { operationTelemetry } from './graphql/operationTelemetry';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
@@ -70,6 +71,7 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
     // (tokens) and validation (depth, aliases, directives, one login) and, with the variables known, before execution (cost).
     plugins: [
       compiledPlans(plans),
+      graphqlRequestErrors(log),
       csrfPreventionPlugin(),
       sessionCsrfPlugin(),
       ...graphqlLimitPlugins(config.graphqlLimits),
@@ -110,6 +112,7 @@ function maskError(error: unknown, message: string, log: Logger): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
   if (isConnectionLost(original)) return appErrorToGraphQL(databaseUnavailable(), error as GraphQLError);
+  // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show; graphqlRequestErrors gives them the service's codes.
   if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
   // Masking runs without the GraphQL context; the request's logger (request_id) comes with the request's async scope.
   requestLog(log).error({ err: original }, 'unexpected GraphQL error');

@@ -51,7 +51,9 @@ describe('every stable error code has a page that explains it', () => {
     expect(res.text).toContain(`<strong id="status">${STATUS_BY_CODE[code]}</strong>`);
     expect(page).toContain(shown(ERROR_CATALOG[code].meaning));
     expect(page).toContain(shown(ERROR_CATALOG[code].action));
-    expect(page).toContain(`"type": "${t.url}/docs/errors/${code}"`);
+    // The example is the body a client gets: a problem document, or GraphQL's error shape for a code only /graphql answers.
+    if (ERROR_CATALOG[code].graphqlOnly) expect(page).toContain(`{ "errors": [ { "message": ${JSON.stringify(ERROR_CATALOG[code].example)}, "extensions": { "code": "${code}" } } ] }`);
+    else expect(page).toContain(`"type": "${t.url}/docs/errors/${code}"`);
     expect(res.text).not.toMatch(/<script/i);
   });
 

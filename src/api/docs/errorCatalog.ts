@@ -12,17 +12,26 @@ export interface ErrorExplanation {
   action: string;
   /** A `detail` as the service writes it for this code, for examples. */
   example: string;
+  /** Set when only /graphql answers with this code: its page shows a GraphQL error, not a problem document. */
+  graphqlOnly?: true;
 }
+
+/** How a GraphQL request error on a well-formed request is answered, in the words of each such code's page. */
+const GRAPHQL_REQUEST_ERROR_STATUS =
+  'A client that accepts application/graphql-response+json gets HTTP 400; one that accepts only application/json gets 200, as GraphQL over HTTP asks.';
 
 export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   bad_request: {
-    meaning: 'The request could not be read as HTTP the service understands: a malformed multipart body, JSON nested deeper than 32 levels, or a request line the server refused.',
+    meaning:
+      'The request could not be read as HTTP the service understands: a malformed multipart body, JSON nested deeper than 32 levels, or a request line the server refused. ' +
+      'On /graphql: a body that is not one GraphQL request (a batch, no `query` string, `variables` or `extensions` that are not objects, an unknown parameter, a persisted query without its document).',
     action: 'Fix the request itself (its framing, encoding or structure); sending it again unchanged gives the same answer.',
     example: 'The JSON body is nested deeper than 32 arrays or objects',
   },
   malformed_json: {
-    meaning: 'The body was declared as JSON but is not valid JSON (a syntax error, a truncated body, or an encoding other than UTF-8).',
-    action: 'Send a syntactically valid UTF-8 JSON document with Content-Type: application/json. `detail` names the position of the first error.',
+    meaning:
+      'The body was declared as JSON but is not valid JSON (a syntax error, a truncated body, or an encoding other than UTF-8); on /graphql also an empty body, and the `variables` or `extensions` parameter of a GET.',
+    action: 'Send a syntactically valid UTF-8 JSON document with Content-Type: application/json. The message names the position of the first error where the parser could tell it.',
     example: 'The request body is not valid JSON: Unexpected end of JSON input',
   },
   invalid_parameter: {
@@ -49,6 +58,66 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     meaning: 'The Idempotency-Key header is empty, longer than 255 characters, or holds characters other than printable ASCII (in GraphQL: idempotencyKey on an operation with more than one mutation field).',
     action: 'Use 1 to 255 printable ASCII characters; a fresh UUID per logical write is a good choice.',
     example: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  },
+  graphql_parse_failed: {
+    meaning: `The GraphQL document in \`query\` is not valid GraphQL syntax; \`locations\` gives the line and column. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Fix the syntax at the reported line and column (GraphiQL at /graphql underlines it); nothing ran.',
+    example: 'Syntax Error: Expected Name, found <EOF>.',
+    graphqlOnly: true,
+  },
+  graphql_validation_failed: {
+    meaning: `The document is valid GraphQL but does not fit the schema: an unknown field or argument, a literal of the wrong type, a missing required argument, or a subscription (the service has none); \`locations\` points at it. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Check the document against the schema (GraphiQL at /graphql, or schema.graphql); the message names the field or argument. Nothing ran.',
+    example: 'Cannot query field "nope" on type "Query".',
+    graphqlOnly: true,
+  },
+  unknown_operation: {
+    meaning: `The request does not say which operation of the document to run: \`operationName\` names none of its operations, or the document holds several and \`operationName\` is missing. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Send `operationName` with the name of one of the document’s operations, or send a document holding a single operation.',
+    example: 'The document has no operation named "ListProducts"',
+    graphqlOnly: true,
+  },
+  invalid_variables: {
+    meaning: `A variable’s value does not fit the type the operation declares for it (a string for an Int, null or nothing for a required variable, an unknown enum value); the message names the variable. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
+    action: 'Send `variables` as a JSON object whose values match the declared types. Nothing ran.',
+    example: 'Variable "$perPage" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+    graphqlOnly: true,
+  },
+  query_too_large: {
+    meaning: 'The GraphQL document has more lexical tokens than GRAPHQL_MAX_TOKENS (2000 by default). They are counted before parsing, so nesting thousands of levels deep or long fragment chains stop here.',
+    action: 'Send a smaller document: fewer fields, or the work split over several requests.',
+    example: 'Token limit of 2000 exceeded.',
+    graphqlOnly: true,
+  },
+  query_too_deep: {
+    meaning: 'Fields are nested deeper than GRAPHQL_MAX_DEPTH (12 by default), fragments followed; introspection’s `__schema` does not count.',
+    action: 'Select less deeply, and read deeply nested data with a separate query by id.',
+    example: 'Query depth limit of 12 exceeded, found 13.',
+    graphqlOnly: true,
+  },
+  too_many_aliases: {
+    meaning: 'An operation holds more aliased fields than GRAPHQL_MAX_ALIASES (20 by default), fragments followed.',
+    action: 'Use fewer aliases: ask for a list (products with a filter) instead of one aliased field per item, or split the request.',
+    example: 'Aliases limit of 20 exceeded, found 21.',
+    graphqlOnly: true,
+  },
+  too_many_directives: {
+    meaning: 'An operation holds more directives (@include, @skip…) than GRAPHQL_MAX_DIRECTIVES (20 by default).',
+    action: 'Use fewer directives: decide on the client which fields to ask for, or split the request.',
+    example: 'Directives limit of 20 exceeded, found 21.',
+    graphqlOnly: true,
+  },
+  query_too_complex: {
+    meaning: 'The operation’s estimated cost is over GRAPHQL_MAX_COST (50,000 by default): each field costs 1 plus what it selects, times the page size of paged lists; or fragments fan out to more than 10,000 fields.',
+    action: 'Ask for smaller pages (perPage, first) or fewer nested lists, or split the request; the message gives the cost found.',
+    example: 'Query cost 72000 exceeds the limit of 50000; ask for smaller pages or fewer fields',
+    graphqlOnly: true,
+  },
+  too_many_logins: {
+    meaning: 'A GraphQL document holds more than one login or signIn field (aliases included): each checks a password, so one request may try one.',
+    action: 'Send one login or signIn per request; another attempt is another request (and counts towards the login throttle).',
+    example: 'A request may hold one login field (login or signIn)',
+    graphqlOnly: true,
   },
   unauthenticated: {
     meaning: 'The endpoint needs a credential and the request carried none.',
@@ -95,6 +164,12 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Send the header X-CSRF-Token with the csrfToken that signIn returned, or that the dashboardSession query returns after a reload. Clients that are not the dashboard send a bearer token instead of the cookie and need no CSRF token.',
     example: 'A mutation sent with the dashboard session cookie needs the X-CSRF-Token header (its value comes with signIn and dashboardSession)',
   },
+  csrf_header_required: {
+    meaning: 'A POST to /graphql whose Content-Type a page on another site could send without a CORS preflight (text/plain, multipart/form-data, or none) came without the X-GraphQL-Yoga-CSRF header, so it may be a cross-site request forgery; nothing ran and no upload was read.',
+    action: 'Send the body as application/json, or add an X-GraphQL-Yoga-CSRF (or Apollo-Require-Preflight) header with any value, as upload clients do.',
+    example: 'A text/plain POST to /graphql needs an X-GraphQL-Yoga-CSRF header (any value), or send application/json',
+    graphqlOnly: true,
+  },
   mode_mismatch: {
     meaning: 'The request asks for one mode (test or live) but the credential belongs to the other.',
     action: 'Use a credential of the mode you want, or drop the mode from the request to use the credential’s own.',
@@ -121,13 +196,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The OAuth authorization flow is not enabled on this service',
   },
   method_not_allowed: {
-    meaning: 'The path exists but does not accept this HTTP method (on /graphql: a mutation sent as GET).',
+    meaning: 'The path exists but does not accept this HTTP method (on /graphql: a method other than GET and POST, or a mutation sent as GET).',
     action: 'Use one of the methods the Allow header lists.',
     example: 'DELETE is not supported on /metrics',
   },
   not_acceptable: {
     meaning: 'The Accept header asks only for media types the endpoint cannot produce.',
-    action: 'Accept application/json (or */*).',
+    action: 'Accept application/json (or */*); /graphql also answers application/graphql-response+json.',
     example: 'This endpoint answers application/json',
   },
   request_timeout: {
@@ -176,12 +251,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The product has changed (version 4, If-Match "v3")',
   },
   payload_too_large: {
-    meaning: 'The body is larger than the endpoint accepts (1 MiB for JSON, 64 KiB for forms, UPLOAD_MAX_BYTES for images); `max_bytes` says the limit.',
+    meaning:
+      'The body is larger than the endpoint accepts (1 MiB for JSON, 64 KiB for forms, UPLOAD_MAX_BYTES for images); `max_bytes` says the limit. An upload to /graphql with more than 10 files is refused alike, with `max_files`.',
     action: 'Send a smaller body: fewer items per request, or a smaller image.',
     example: 'The request body is larger than 1048576 bytes',
   },
   unsupported_media_type: {
-    meaning: 'The body’s Content-Type is not one the endpoint accepts (for images: a declared type other than JPEG, PNG or WebP).',
+    meaning: 'The body’s Content-Type is not one the endpoint accepts (for images: a declared type other than JPEG, PNG or WebP; on /graphql: anything but application/json, or multipart/form-data for uploads).',
     action: 'Send the type the endpoint documents: application/json for JSON bodies, multipart/form-data for uploads, a form for OAuth.',
     example: 'Only image/jpeg, image/png and image/webp are accepted',
   },

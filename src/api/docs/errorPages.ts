@@ -2,7 +2,7 @@ import { type ErrorCode, STATUS_BY_CODE } from '../../platform/errors';
 import { problemTitle } from '../rest/problem';
 import { ERROR_CATALOG, ERROR_PAGES_PATH } from './errorCatalog';
 import { escapeHtml, htmlPage, prose } from './html';
-import { exampleProblem } from './problemExamples';
+import { exampleGraphQLError, exampleProblem } from './problemExamples';
 
 const CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[];
 
@@ -13,8 +13,11 @@ const nav = `<nav><a href="/docs">API reference</a> · <a href="${ERROR_PAGES_PA
 /** The page a problem's `type` points at: what the code means, its status, what to do, and an example. */
 export function errorPage(code: ErrorCode, baseUrl: string): string {
   const status = STATUS_BY_CODE[code];
-  const { meaning, action } = ERROR_CATALOG[code];
-  const example = JSON.stringify(exampleProblem(baseUrl, code), null, 2);
+  const { meaning, action, graphqlOnly } = ERROR_CATALOG[code];
+  const example = JSON.stringify(graphqlOnly ? exampleGraphQLError(code) : exampleProblem(baseUrl, code), null, 2);
+  const shape = graphqlOnly
+    ? `Only <code>/graphql</code> answers with this code, in GraphQL’s error shape; <code>extensions.code</code> is stable, <code>message</code> is for people and may change.`
+    : `The body of the response (<code>application/problem+json</code>, RFC 9457); <code>code</code> is stable, <code>detail</code> is for people and may change. Quote <code>request_id</code> when reporting a problem.`;
   return htmlPage(
     `${code} · Store catalog API errors`,
     `${nav}
@@ -26,7 +29,7 @@ export function errorPage(code: ErrorCode, baseUrl: string): string {
   <h2>What to do</h2>
   <p id="action">${prose(action)}</p>
   <h2>Example</h2>
-  <p>The body of the response (<code>application/problem+json</code>, RFC 9457); <code>code</code> is stable, <code>detail</code> is for people and may change. Quote <code>request_id</code> when reporting a problem.</p>
+  <p>${shape}</p>
   <pre>${escapeHtml(example)}</pre>
 </main>`,
   );

@@ -27,3 +27,8 @@ export function exampleProblem(baseUrl: string | undefined, code: ErrorCode) {
     request_id: '8f14e45f-ceea-4672-9f3a-6f5c2a1b0d9e',
   };
 }
+
+/** The body /graphql answers with for a code only GraphQL uses (ERROR_CATALOG's graphqlOnly). */
+export function exampleGraphQLError(code: ErrorCode) {
+  return { errors: [{ message: ERROR_CATALOG[code].example, extensions: { code } }] };
+}

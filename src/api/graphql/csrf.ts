@@ -1,7 +1,7 @@
 import { getOperationAST, GraphQLError, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { safeEqual } from '../../access/auth/secrets';
-import { AppError } from '../../platform/errors';
+import { AppError, type ErrorCode } from '../../platform/errors';
 import type { GraphQLContext } from './builder';
 
 /**
@@ -24,7 +24,7 @@ const NOT_PREFLIGHTED = new Set(['', FORM_URLENCODED, 'multipart/form-data', 'te
 
 export interface CsrfRefusal {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

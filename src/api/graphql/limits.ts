@@ -20,6 +20,7 @@ import {
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
+import type { ErrorCode } from '../../platform/errors';
 
 /** What one /graphql document may ask for (config.graphqlLimits). */
 export interface GraphQLLimits {
@@ -48,7 +49,7 @@ const MAX_COSTED_NODES = 10_000;
  * An error for a document refused by a limit: HTTP 400 with a stable code. `spec: false` keeps
  * the 400 for application/json clients too (Yoga answers 200 to those for spec validation errors).
  */
-export function limitError(code: string, message: string): GraphQLError {
+export function limitError(code: ErrorCode, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code, http: { status: 400, spec: false } } });
 }
 
@@ -60,7 +61,7 @@ export function limitError(code: string, message: string): GraphQLError {
  * Field suggestions stay on: the schema is public (GraphiQL, schema.graphql).
  */
 export function graphqlLimitPlugins(limits: GraphQLLimits): Plugin[] {
-  const rejectWith = (code: string) => [
+  const rejectWith = (code: ErrorCode) => [
     (_ctx: unknown, err: GraphQLError) => {
       throw limitError(code, err.message.replace(/^Syntax Error: /, ''));
     },

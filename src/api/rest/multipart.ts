@@ -224,15 +224,3 @@ function parsePartHead(block: string): PartHead {
     type,
   };
 }
-
-/**
- * An error of graphql-upload-minimal's processRequest as the client should see it: its own errors
- * carry an HTTP status (413 for too many files, 400 for a bad `operations` or `map` field) and stay
- * as they are; the multipart parser's (busboy: a body cut short, a part without a name, no parts at
- * all) carry none and mean the body is malformed: 400, not 500.
- */
-export function multipartParseError(err: unknown): never {
-  const status = (err as { status?: unknown }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) throw err;
-  throw new AppError('bad_request', `Malformed multipart request: ${(err as Error).message}`);
-}

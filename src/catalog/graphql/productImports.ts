@@ -1,4 +1,5 @@
 import type { FileUpload } from 'graphql-upload-minimal';
+import { uploadError } from '../services/images';
 import * as imports from '../services/productImports';
 import { IMPORTS_LISTED, PRODUCT_IMPORT_STATUSES, type ImportFailure, type ProductImportRecord } from '../services/productImports';
 import { CONTENT_TYPES, type RowError, TRANSFER_FORMATS } from '../transfer/format';
@@ -138,9 +139,17 @@ builder.mutationFields((t) => ({
     },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
-      const upload: FileUpload = await args.file;
+      let upload: FileUpload;
+      let stream: ReturnType<FileUpload['createReadStream']>;
+      try {
+        upload = await args.file;
+        stream = upload.createReadStream();
+      } catch (e) {
+        // A file the map names but the request lacks is the client's error, not an unexpected one.
+        uploadError(e);
+      }
       const format = args.format ?? (/\.(jsonl|ndjson)$/i.test(upload.filename ?? '') ? 'jsonl' : 'csv');
-      return imports.startProductImport(ctx, args.storeId, upload.createReadStream(), {
+      return imports.startProductImport(ctx, args.storeId, stream, {
         format,
         dryRun: args.dryRun ?? false,
         errorPolicy: args.errorPolicy ?? 'reject_everything',

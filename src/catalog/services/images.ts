@@ -308,8 +308,8 @@ async function reencode(src: string, dest: string, format: ImageFormat, maxPixel
 const invalidImage = (format: ImageFormat) =>
   new AppError('invalid_image', `The file starts like ${IMAGE_TYPES[format].mimeType} but is not a readable image`);
 
-/** graphql-upload-minimal reports limits as errors carrying an HTTP status. */
-function uploadError(e: unknown): never {
+/** graphql-upload-minimal reports limits and a file missing from the request as errors carrying an HTTP status. */
+export function uploadError(e: unknown): never {
   const status = (e as { status?: number }).status;
   if (status === 413) throw new AppError('payload_too_large', (e as Error).message);
   if (status && status >= 400 && status < 500) throw new AppError('bad_request', (e as Error).message);
