@@ -109,18 +109,28 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
  * and masked as internal_error. REST renders the result as a problem document (src/api/rest/problem.ts).
  */
 function maskError(error: unknown, message: string, log: Logger): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof AppError) return appErrorToGraphQL(original, error as GraphQLError);
-  if (isConnectionLost(original)) return appErrorToGraphQL(databaseUnavailable(), error as GraphQLError);
+  const known = knownError(error);
+  if (known) return appErrorToGraphQL(known, error as GraphQLError);
   // Syntax, validation and variable-coercion errors (no resolver path) are the client's and safe to show; graphqlRequestErrors gives them the service's codes.
   if (error instanceof GraphQLError && (!error.originalError || !error.path)) return error;
   // Masking runs without the GraphQL context; the request's logger (request_id) comes with the request's async scope.
-  requestLog(log).error({ err: original }, 'unexpected GraphQL error');
+  requestLog(log).error({ err: error instanceof GraphQLError ? error.originalError : error }, 'unexpected GraphQL error');
   const masked = defaultMaskError(error, message, false) as GraphQLError;
   return new GraphQLError(masked.message, { nodes: masked.nodes, path: masked.path, extensions: { ...masked.extensions, code: 'internal_error' } });
 }
 
-export function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
+/**
+ * The service's own error an error is, or stands for: an AppError (thrown, or wrapped by GraphQL execution), or a
+ * lost database connection (503 service_unavailable); null for anything else, which is unexpected. The one
+ * classification both surfaces use: maskError here, REST's problems for errors outside an operation.
+ */
+export function knownError(err: unknown): AppError | null {
+  const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
+  if (original instanceof AppError) return original;
+  return isConnectionLost(original) ? databaseUnavailable() : null;
+}
+
+function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
   // GraphQL answers 200 for most errors; authentication failures, throttled logins and a lost database keep their HTTP meaning (401, 429, 503 with Retry-After).
   const http = e.status === 401 || e.code === 'too_many_login_attempts' || e.code === 'service_unavailable' ? { status: e.status, headers: e.headers } : undefined;
   return new GraphQLError(e.message, {

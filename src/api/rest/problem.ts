@@ -1,10 +1,9 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
-import { databaseUnavailable, isConnectionLost } from '../../platform/db/errors';
 import { camelToSnake } from '../../platform/naming';
 import { errorTypeUri } from '../docs/errorCatalog';
-import { ExecutionErrors } from '../pipeline';
+import { ExecutionErrors, knownError } from '../pipeline';
 
 const TITLES: Partial<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -37,9 +36,8 @@ export class RestInputError extends Error {
 export function toProblem(err: unknown): Problem & { unexpected?: boolean } {
   if (err instanceof ExecutionErrors) return fromExecution(err.errors[0]);
   if (err instanceof RestInputError) return { status: 422, code: 'validation_failed', detail: err.message, errors: err.errors };
-  if (err instanceof AppError) return fromAppError(err);
-  if (isConnectionLost(err)) return fromAppError(databaseUnavailable());
-  return { ...INTERNAL, unexpected: true };
+  const known = knownError(err);
+  return known ? fromAppError(known) : { ...INTERNAL, unexpected: true };
 }
 
 const INTERNAL = { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' } as const;
