@@ -29,7 +29,7 @@ export const httpRequestDuration = new Histogram({
 
 export const graphqlOperationDuration = new Histogram({
   name: 'graphql_operation_duration_seconds',
-  help: 'Execution time of /graphql operations, by operation type, root field (`multiple` for several) and outcome (ok, or error when the result carries errors)',
+  help: 'Execution time of GraphQL operations (/graphql and the REST routes, which run them), by operation type, root field (`multiple` for several) and outcome (ok, or error when the result carries errors)',
   labelNames: ['type', 'root_field', 'outcome'] as const,
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
