@@ -4,7 +4,7 @@ import { processRequest } from 'graphql-upload-minimal';
 import type { Logger } from 'pino';
 import { authenticateDashboard, authenticateDashboardOrSession, requestedMode } from './access/auth/authenticate';
 import { clearedSessionCookie, cookieIsSecure, sessionSetCookie } from './access/auth/sessionCookie';
-import { clientAddress, createLoginThrottle } from './access/auth/loginThrottle';
+import { createLoginThrottle } from './access/auth/loginThrottle';
 import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './access/auth/dashboardTokens';
 import type { Config } from './platform/config';
 import { createContext, type RequestContext } from './platform/context';

@@ -20,7 +20,7 @@ export function renderExplorerPage(opts: GraphiQLOptions): string {
 }
 
 /** GraphiQL has no slot for a link of ours: a small one sits in its left sidebar, below the sidebar's own buttons. */
-export const REST_REFERENCE_LINK =
+const REST_REFERENCE_LINK =
   '<a id="rest-api-reference" href="/docs" title="REST API reference and error codes" ' +
   'style="position:fixed;left:4px;top:112px;width:56px;z-index:10;text-align:center;font:600 11px/1.3 system-ui,sans-serif;color:#5f6368">REST API docs</a>';
 

@@ -120,7 +120,7 @@ function maskError(error: unknown, message: string, log: Logger): Error {
   return new GraphQLError(masked.message, { nodes: masked.nodes, path: masked.path, extensions: { ...masked.extensions, code: 'internal_error' } });
 }
 
-export function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
+function appErrorToGraphQL(e: AppError, gqlError?: GraphQLError) {
   // GraphQL answers 200 for most errors; authentication failures, throttled logins and a lost database keep their HTTP meaning (401, 429, 503 with Retry-After).
   const http = e.status === 401 || e.code === 'too_many_login_attempts' || e.code === 'service_unavailable' ? { status: e.status, headers: e.headers } : undefined;
   return new GraphQLError(e.message, {

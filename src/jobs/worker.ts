@@ -30,7 +30,7 @@ import { dispatchEvents } from '../events/webhooks/dispatch';
  * finishes. A failing step is logged and tried again on the next poll.
  */
 
-export interface WorkerOptions {
+interface WorkerOptions {
   config: Config;
   log: Logger;
   db: () => PrismaClient;
@@ -47,7 +47,7 @@ export interface WorkerOptions {
   requestsInFlight?: () => number;
 }
 
-export interface RunResult {
+interface RunResult {
   /** Events taken from the outbox. */
   dispatched: number;
   /** Attempts made (recorded). */

@@ -5,8 +5,6 @@ import type { Mode } from '../kernel/access';
 import type { EventSource } from '../kernel/events';
 import type { Principal } from '../kernel/principal';
 
-export type { Mode } from '../kernel/access';
-
 /**
  * Everything a request knows about itself, whichever entry point it came in by
  * (dashboard GraphQL, merchant REST, public API, OAuth endpoints, the CLI, a
@@ -35,7 +33,7 @@ export interface RequestContext {
   db: PrismaClient;
 }
 
-export interface ContextInit {
+interface ContextInit {
   requestId: string;
   source: EventSource;
   principal: Principal;

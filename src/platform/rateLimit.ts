@@ -9,13 +9,13 @@ export interface RateLimitPolicy {
   burst: number;
 }
 
-export interface RateLimitDecision {
+interface RateLimitDecision {
   allowed: boolean;
   /** Tokens left after this request (fractional). */
   tokens: number;
 }
 
-export interface RateLimiter {
+interface RateLimiter {
   consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 const COMMAND_TIMEOUT_MS = 500;
 const FAILURES_TO_OPEN = 2;
 
-export interface SharedRedis<R extends Redis = Redis> {
+interface SharedRedis<R extends Redis = Redis> {
   /** Runs `command` on Redis, or `fallback` when Redis fails or its circuit is open. */
   run<T>(command: (redis: R) => Promise<T>, fallback: () => T | Promise<T>): Promise<T>;
   /** Whether calls are skipping Redis now. */

@@ -18,7 +18,7 @@ import { CSRF_HEADER, csrfTokenFor, sessionCookieToken } from './sessionCookie';
  */
 
 /** The token of `Authorization: Bearer <token>`; null without the header. Any other scheme: 401 with an invalid_request challenge. */
-export function bearerToken(headers: IncomingHttpHeaders, realm: Realm): string | null {
+function bearerToken(headers: IncomingHttpHeaders, realm: Realm): string | null {
   const auth = headers.authorization?.trim();
   if (!auth) return null;
   const m = /^Bearer\s+(\S+)$/i.exec(auth);

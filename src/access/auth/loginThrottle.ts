@@ -23,14 +23,14 @@ export interface LoginThrottle {
   close(): Promise<void>;
 }
 
-export interface LoginAttempt {
+interface LoginAttempt {
   /** The password was right: the account starts afresh. */
   succeeded(): Promise<void>;
   /** Something other than the credentials failed (the database, say): the attempt does not count. */
   abandoned(): Promise<void>;
 }
 
-export interface LoginThrottleLimits {
+interface LoginThrottleLimits {
   maxFailuresPerAccount: number;
   maxFailuresPerAddress: number;
   windowMs: number;

@@ -4,7 +4,6 @@ import { safeEqual } from '../auth/secrets';
 import { CLIENT_CHALLENGE, missingCredential } from '../auth/challenges';
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import type { RequestContext } from '../../platform/context';
-import type { Scope } from '../../kernel/access';
 import { AppError } from '../../platform/errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent, SIGN_IN_FIRST } from '../services/oauthAuthorize';

@@ -38,7 +38,7 @@ const CreateApp = z.object({
 });
 
 /** What callers may see of an app: never the secret hash. */
-export const oauthAppSelect = {
+const oauthAppSelect = {
   id: true,
   ownerId: true,
   name: true,

@@ -57,7 +57,7 @@ function scalarBundle(): Promise<Bundle> {
  * that would call Scalar's services is off: telemetry, the AI agent, MCP, the developer toolbar. No proxy
  * URL is set, so "Test request" calls this origin directly.
  */
-export const SCALAR_CONFIGURATION = {
+const SCALAR_CONFIGURATION = {
   url: '/api/openapi.json',
   withDefaultFonts: false,
   telemetry: false,

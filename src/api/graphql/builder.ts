@@ -13,7 +13,7 @@ import type PrismaTypes from '../../generated/pothos-types';
 import { getDatamodel } from '../../generated/pothos-types';
 
 /** The capability a field needs (src/access/auth/authorization.ts); `storeId` undefined: a credential's own store. */
-export interface CapabilityScope {
+interface CapabilityScope {
   name: CapabilityName;
   storeId?: string;
 }

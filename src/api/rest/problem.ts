@@ -13,7 +13,7 @@ const TITLES: Partial<Record<number, string>> = {
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export interface Problem {
+interface Problem {
   status: number;
   code: ErrorCode;
   detail: string;

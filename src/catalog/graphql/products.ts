@@ -13,7 +13,7 @@ const ProductSort = builder.enumType('ProductSort', {
   values: Object.fromEntries(PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
 });
 
-export const Product = builder.prismaObject('Product', {
+const Product = builder.prismaObject('Product', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),

@@ -1,6 +1,5 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Scope } from '../../kernel/access';
 import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';

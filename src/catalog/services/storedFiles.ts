@@ -30,7 +30,7 @@ export async function keepStoredFile(tx: Prisma.TransactionClient, storage: File
   if (!(await storage.exists(stored.key))) await storage.putFile(localPath, stored.key.slice(stored.key.indexOf('.') + 1));
 }
 
-export interface SweepResult {
+interface SweepResult {
   /** Files old enough to be considered. */
   examined: number;
   /** Files removed because no image uses them. */

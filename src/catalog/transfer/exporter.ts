@@ -6,7 +6,7 @@ import { listProductIdsAfter, type ProductFilter } from '../services/productList
 import { COLUMNS, csvCells, type ExportRow, exportRecord, type TransferFormat } from './format';
 
 /** Products read per keyset page: memory holds one page, whatever the catalog's size. */
-export const EXPORT_PAGE_SIZE = 100;
+const EXPORT_PAGE_SIZE = 100;
 
 const EXPORT_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },

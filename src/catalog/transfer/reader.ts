@@ -11,8 +11,8 @@ import { COLUMNS, IGNORED_COLUMNS, type RowError, type TransferFormat } from './
  */
 
 /** File errors: the file as a whole cannot be read (or is over a limit). */
-export const FILE_ERROR_CODES = ['invalid_encoding', 'empty_file', 'missing_header', 'unknown_column', 'duplicate_column', 'malformed_csv', 'line_too_long', 'too_many_rows'] as const;
-export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
+const FILE_ERROR_CODES = ['invalid_encoding', 'empty_file', 'missing_header', 'unknown_column', 'duplicate_column', 'malformed_csv', 'line_too_long', 'too_many_rows'] as const;
+type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 
 export class ImportFileError extends Error {
   constructor(
@@ -28,7 +28,7 @@ export class ImportFileError extends Error {
 
 export type ReadItem = { row: number; record: Record<string, unknown> } | { row: number; error: RowError };
 
-export interface ReadOptions {
+interface ReadOptions {
   format: TransferFormat;
   maxRows: number;
   /** Told the bytes read so far, as they are read (a progress bar of the file). */

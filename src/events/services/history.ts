@@ -30,9 +30,9 @@ const ChangeFilter = z.object({
 });
 
 /** What callers pass: plain strings for the enumerations, which the filter validates (422 naming the field). */
-export type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType' | 'mode'> & { types?: string[]; resourceType?: string; mode?: string };
+type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType' | 'mode'> & { types?: string[]; resourceType?: string; mode?: string };
 
-export interface ChangePage {
+interface ChangePage {
   items: DomainEvent[];
   /** Cursor of each item: pass the last one as `after` for the next page. */
   cursors: string[];
@@ -55,7 +55,7 @@ function decodeCursor(cursor: string): string {
 
 type EventRow = Prisma.EventGetPayload<object>;
 
-export function toDomainEvent(e: EventRow): DomainEvent {
+function toDomainEvent(e: EventRow): DomainEvent {
   return {
     id: e.id,
     type: e.type as EventType,

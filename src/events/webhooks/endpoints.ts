@@ -26,7 +26,7 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export const DEFAULT_SECRET_OVERLAP_HOURS = 24;
 export const MAX_SECRET_OVERLAP_HOURS = 7 * 24;
 /** Every event type; an endpoint subscribed to it receives all of them, including types added later. */
-export const ALL_EVENT_TYPES = '*';
+const ALL_EVENT_TYPES = '*';
 
 export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 
@@ -136,14 +136,14 @@ const UpdateEndpoint = z.object({
 });
 
 /** Plain strings from every surface; the schemas above reject unknown statuses, modes and event types (422 naming the field). */
-export interface WebhookEndpointCreate {
+interface WebhookEndpointCreate {
   url: string;
   eventTypes: string[];
   description?: string;
   status?: string;
   mode?: string;
 }
-export type WebhookEndpointUpdate = Partial<WebhookEndpointCreate>;
+type WebhookEndpointUpdate = Partial<WebhookEndpointCreate>;
 
 /** Turns custom issues' `params.code` into the field error code (unknown_event_type). */
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -53,9 +53,9 @@ export function currentDatabase(): Database | undefined {
   return current;
 }
 
-export type DatabaseTarget = Config['database'] | { kind: 'pglite-instance'; pglite: PGlite };
+type DatabaseTarget = Config['database'] | { kind: 'pglite-instance'; pglite: PGlite };
 
-export interface OpenOptions {
+interface OpenOptions {
   migrate?: boolean;
   /** For the embedded database: the service owns and shares it; a tool (the default) goes through a running service. */
   role?: EmbeddedRole;
@@ -148,7 +148,7 @@ export function readRows<T>(sql: string, values: unknown[], opts?: ReadOptions):
   return current.readRows<T>(sql, values, opts);
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /**
    * false: the statement is planned for its values on every run (sent unnamed). For statements whose best plan
    * depends on the values, such as a search: once a named statement has run five times PostgreSQL may keep one

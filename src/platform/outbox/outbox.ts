@@ -16,7 +16,7 @@ import { signalWorkPending } from './signal';
  * history, webhook delivery) read the same table.
  */
 
-export interface EventInput {
+interface EventInput {
   type: EventType;
   /** The store whose history shows the event; null for resources of no store (OAuth apps). */
   storeId: string | null;

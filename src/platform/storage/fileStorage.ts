@@ -18,7 +18,7 @@ export interface FileStorage {
   urlOf(key: string): string | null;
 }
 
-export interface StoredFile {
+interface StoredFile {
   key: string;
   sha256: string;
   size: number;

@@ -3,7 +3,7 @@ import { DiskStorage } from './disk';
 import type { FileStorage } from './fileStorage';
 import { S3Storage } from './s3';
 
-export { CONTENT_KEY, type FileStorage } from './fileStorage';
+export type { FileStorage } from './fileStorage';
 
 const byPlace = new Map<string, FileStorage>();
 

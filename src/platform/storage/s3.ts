@@ -12,7 +12,7 @@ import {
 import { hashFile } from './contentHash';
 import { CONTENT_KEY, type FileStorage, MIME_BY_EXT } from './fileStorage';
 
-export interface S3Settings {
+interface S3Settings {
   bucket: string;
   region: string;
   endpoint?: string;

@@ -24,7 +24,7 @@ export interface HeldDataDirLock {
   release(): Promise<void>;
 }
 
-export type LockAttempt = { held: HeldDataDirLock } | { busy: DataDirHolder };
+type LockAttempt = { held: HeldDataDirLock } | { busy: DataDirHolder };
 
 /**
  * Takes the lock file of an embedded data directory for this process.

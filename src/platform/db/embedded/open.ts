@@ -8,7 +8,7 @@ import { acquireDataDirLock, type DataDirHolder, type HeldDataDirLock, isRunning
 import { PGliteSession } from './pgliteSession';
 import { serveOverSocket, SOCKET_FILE, type SocketServer } from './socketServer';
 
-export interface EmbeddedTarget {
+interface EmbeddedTarget {
   kind: 'pglite';
   /** PGlite's own directory (PGDATA). */
   dataDir: string;
