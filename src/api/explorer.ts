@@ -7,8 +7,7 @@ let renderer: RenderGraphiQL | undefined;
 /**
  * The GraphiQL page, rendered by @graphql-yoga/render-graphiql, which is
  * loaded on the first visit rather than at start: the module holds the
- * whole GraphiQL bundle (about 60 MB of resident memory once loaded), which
- * an API instance that nobody browses never needs.
+ * whole GraphiQL bundle, which an API instance that nobody browses never needs.
  */
 export function renderExplorerPage(opts: GraphiQLOptions): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -28,7 +28,7 @@ export function chooseLogFormat(o: { configured: LogFormat | undefined; isTTY: b
 
 type PrettyFactory = (options: PrettyOptions) => DestinationStream;
 
-/** Whether pino-pretty is installed, without loading it (10 MB of RSS a JSON-logging process never uses). */
+/** Whether pino-pretty is installed, without loading it (memory a JSON-logging process never needs). */
 function prettyInstalled(): boolean {
   try {
     require.resolve('pino-pretty');

@@ -32,7 +32,7 @@ export function openSharedRedis<R extends Redis = Redis>(
   opts: { purpose: string; log: Logger; commands?: Record<string, { numberOfKeys: number; lua: string }> },
 ): SharedRedis<R> {
   const { purpose, log } = opts;
-  // Loaded with the first connection, not at start: an instance without REDIS_URL never needs them (20 MB of RSS).
+  // Loaded with the first connection, not at start: an instance without REDIS_URL never needs them.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
   const { circuitBreaker, CircuitState, ConsecutiveBreaker, ExponentialBackoff, halfJitterGenerator, handleAll } = require('cockatiel') as typeof Cockatiel;

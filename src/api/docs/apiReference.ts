@@ -29,7 +29,7 @@ const gzip = promisify(gzipCallback);
 let bundle: Promise<Bundle> | undefined;
 
 /**
- * The standalone bundle (about 4 MB, 1 MB gzipped), read on the first visit rather than at start: an
+ * The standalone bundle (megabytes of JavaScript), read on the first visit rather than at start: an
  * instance nobody browses never holds it. The package's exports do not list it, so it is found next to the
  * main entry point.
  */

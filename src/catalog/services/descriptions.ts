@@ -24,7 +24,7 @@ export class OpenAICompatibleProvider implements DescriptionProvider {
   readonly name = 'openai';
   readonly model: string;
   private readonly client: OpenAI;
-  /** The SDK, loaded when a provider is made rather than at start (10 MB of RSS a service without AI never uses). */
+  /** The SDK, loaded when a provider is made rather than at start (memory a service without AI never needs). */
   private readonly sdk: typeof OpenAI;
 
   constructor(private readonly cfg: OpenAiConfig) {

@@ -25,10 +25,9 @@ let sharpModule: typeof Sharp | undefined;
 
 /**
  * sharp (libvips), loaded on the first upload rather than at start: most
- * requests never touch an image, and the library costs about 11 MB of
- * resident memory once loaded. Its operation cache stays off: every input is
- * a fresh temp file, so libvips' cache would only hold descriptors of
- * deleted files.
+ * requests never touch an image, and the library holds memory once loaded.
+ * Its operation cache stays off: every input is a fresh temp file, so
+ * libvips' cache would only hold descriptors of deleted files.
  */
 function sharp(...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> {
   if (!sharpModule) {
