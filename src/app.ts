@@ -1,3 +1,8 @@
+/**
+ * The HTTP request handler: routing every path to GraphQL, REST, the OAuth endpoints, docs, the dashboard,
+ * uploads and metrics, with authentication and the request's context.
+ */
+
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { processRequest } from 'graphql-upload-minimal';

@@ -1,3 +1,5 @@
+/** The OpenAPI document at /api/openapi.json, assembled from the REST routes' fragments. */
+
 import { describeScopes } from './access/auth/credentials';
 import { OAUTH_BASE_PATH } from './access/rest/oauth';
 import { oauthComponents, oauthPaths } from './access/rest/oauthOpenapi';

@@ -1,3 +1,5 @@
+/** Serving the merchant dashboard (the single-page app built from dashboard/) under /dashboard. */
+
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+/** GraphiQL at GET /graphql: the page, and the example tabs it opens with. */
+
 import { createHash } from 'node:crypto';
 import type { GraphiQLOptions } from 'graphql-yoga';
 

@@ -1,3 +1,5 @@
+/** Idempotency keys: reserving a key, keeping a write's answer, replaying it (Stripe's rules). */
+
 import { createHash, randomUUID } from 'node:crypto';
 import type { RequestContext } from '../platform/context';
 import type { PrismaClient } from '../platform/db/client';

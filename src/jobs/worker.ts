@@ -1,3 +1,5 @@
+/** The background worker loop: webhook dispatch and delivery, scheduled publishing, jobs, retention. */
+
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';

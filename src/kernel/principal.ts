@@ -1,3 +1,5 @@
+/** Principals: who acts in a request (a user, an API credential, the operator, the system, nobody), and their checks. */
+
 import type { Mode, Permission, Scope } from './access';
 
 /**

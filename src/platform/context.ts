@@ -1,3 +1,5 @@
+/** RequestContext, the one argument every service takes first, and how entry points create it. */
+
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { PrismaClient } from './db/client';

@@ -1,3 +1,5 @@
+/** Logging: pino with JSON or pretty output, credentials redacted, and the per-request log line. */
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { PrettyOptions } from 'pino-pretty';

@@ -1,3 +1,5 @@
+/** Token-bucket rate limiting, in memory or shared through Redis, and its response headers. */
+
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { openSharedRedis } from './redis';

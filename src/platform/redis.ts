@@ -1,3 +1,5 @@
+/** The Redis connection shared state goes through, with a circuit breaker so Redis never makes a request wait. */
+
 import type * as Cockatiel from 'cockatiel';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';

@@ -1,3 +1,5 @@
+/** Public API keys: their format (prefix, mode, checksum), issuing, and authenticating a request's key. */
+
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../platform/context';
 import type { PrismaClient } from '../../platform/db/client';

@@ -1,3 +1,5 @@
+/** The WWW-Authenticate challenges and 401/403 errors of every credential check. */
+
 import { AppError, type ErrorCode } from '../../platform/errors';
 
 /**

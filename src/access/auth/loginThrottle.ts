@@ -1,3 +1,5 @@
+/** Login throttling per account and per client address, in memory or in Redis. */
+
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';

@@ -1,3 +1,5 @@
+/** Building blocks of every credential: random base62 secrets with a checksum, digests and constant-time comparison. */
+
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 

@@ -1,3 +1,5 @@
+/** The dashboard's session cookie and the CSRF token that goes with it. */
+
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse, serialize } from 'cookie';

@@ -1,3 +1,5 @@
+/** The OAuth 2.0 protocol endpoints under /api/public/v1/oauth. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateDashboardOrSession } from '../auth/authenticate';
 import { safeEqual } from '../auth/secrets';

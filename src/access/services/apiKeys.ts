@@ -1,3 +1,5 @@
+/** The API key service: create, list, roll and revoke a store's public API keys. */
+
 import { z } from 'zod';
 import { API_KEY_TYPES, type ApiKeyType, generateApiKey } from '../auth/apiKeys';
 import type { RequestContext } from '../../platform/context';

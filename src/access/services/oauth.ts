@@ -1,3 +1,5 @@
+/** The OAuth service's token endpoint side: exchanging codes and refresh tokens, revoking tokens and grants. */
+
 import { hasValidChecksum, newCredential, safeEqual, sha256Base64Url, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';
 import type { Actor } from '../../kernel/events';

@@ -1,3 +1,5 @@
+/** The OAuth app service: register apps, list them, suspend or activate them, rotate their secrets. */
+
 import { z } from 'zod';
 import { newCredential, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';

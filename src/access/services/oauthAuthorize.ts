@@ -1,3 +1,5 @@
+/** The OAuth authorization request and the user's consent (the front half of the code flow). */
+
 import { missingCredential } from '../auth/challenges';
 import { newCredential, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';

@@ -1,3 +1,5 @@
+/** The request context a CLI command runs in. */
+
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import pino from 'pino';

@@ -1,3 +1,5 @@
+/** The REST API reference page at /docs and the bundle it runs. */
+
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';

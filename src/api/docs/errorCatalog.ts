@@ -1,3 +1,5 @@
+/** The error catalogue: what each stable error code means and what a client does about it. */
+
 import type { ErrorCode } from '../../platform/errors';
 
 /**

@@ -1,3 +1,5 @@
+/** The Pothos schema builder every domain's GraphQL types are added to, and the GraphQL context. */
+
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';

@@ -1,3 +1,5 @@
+/** CSRF and CORS rules of /graphql. */
+
 import { getOperationAST, GraphQLError, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { safeEqual } from '../../access/auth/secrets';

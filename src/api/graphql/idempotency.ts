@@ -1,3 +1,8 @@
+/**
+ * Idempotency keys in the pipeline: the idempotencyKey argument of every mutation, and the plugin that keeps
+ * and replays results.
+ */
+
 import {
   type DocumentNode,
   type ExecutionResult,

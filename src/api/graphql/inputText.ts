@@ -1,3 +1,5 @@
+/** Refusing the NUL character in client input, before it reaches PostgreSQL. */
+
 import { GraphQLError, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 

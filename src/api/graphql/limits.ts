@@ -1,3 +1,5 @@
+/** Limits of one /graphql document: tokens, depth, aliases, directives and estimated cost. */
+
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import {
   type DocumentNode,

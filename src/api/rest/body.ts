@@ -1,3 +1,5 @@
+/** Reading REST and GraphQL request bodies: size limits, JSON parsing, key casing. */
+
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../platform/errors';
 import { camelToSnake, snakeToCamel } from '../../platform/naming';

@@ -1,3 +1,5 @@
+/** multipart/form-data requests: file parts spooled to disk, and the Content-Type of each part. */
+
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, openSync, type ReadStream, unlinkSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+/** Examples for the OpenAPI document, built from schemas and the error catalogue. */
+
 import { exampleProblem } from '../docs/problemExamples';
 import { type ErrorCode, STATUS_BY_CODE } from '../../platform/errors';
 

@@ -1,3 +1,5 @@
+/** Descriptions of the REST operations in the API reference, and the scopes of the public ones. */
+
 import type { Scope } from '../../kernel/access';
 
 /**

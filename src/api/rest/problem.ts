@@ -1,3 +1,5 @@
+/** REST error responses: errors as RFC 9457 problem documents. */
+
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';

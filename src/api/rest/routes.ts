@@ -1,3 +1,5 @@
+/** The REST route table: the route type, compiling routes to their GraphQL operations, matching a request. */
+
 import type { IncomingMessage } from 'node:http';
 import { type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../platform/context';

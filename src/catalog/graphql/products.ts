@@ -1,3 +1,5 @@
+/** GraphQL types and operations for products: the Product type, the product list, and product writes. */
+
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../api/graphql/builder';

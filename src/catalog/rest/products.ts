@@ -1,3 +1,5 @@
+/** The merchant REST product routes under /api/v1/merchant/stores/:storeId/products. */
+
 import { requireCapability } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';

@@ -1,3 +1,5 @@
+/** The category service: create, update, delete and list a store's categories. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import { isUuid } from '../../kernel/ids';

@@ -1,3 +1,5 @@
+/** The demo store seeded on the first start. */
+
 import { issueDashboardToken } from '../../access/auth/dashboardTokens';
 import type { RequestContext } from '../../platform/context';
 import { createCategory } from './categories';

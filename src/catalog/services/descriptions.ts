@@ -1,3 +1,5 @@
+/** Product description generation: the OpenAI-compatible provider, the local one, and picking between them. */
+
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Config } from '../../platform/config';

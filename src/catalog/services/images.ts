@@ -1,3 +1,5 @@
+/** The product image service: validate, re-encode and store uploads; remove and arrange images. */
+
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';

@@ -1,3 +1,5 @@
+/** Bulk product imports as background jobs: queueing a file, running it, reporting on it; and export checks. */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { RequestContext } from '../../platform/context';
 import { Prisma, type PrismaClient } from '../../platform/db/client';

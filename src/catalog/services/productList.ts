@@ -1,3 +1,5 @@
+/** Product lists: filters, sorts, search ranking, totals and pages, in one SQL statement per page. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Mode } from '../../kernel/access';

@@ -1,3 +1,5 @@
+/** Reading products' full rows (what the representation shows) in one statement. */
+
 import { isDeepStrictEqual } from 'node:util';
 import type { Mode } from '../../kernel/access';
 import { Prisma, readRows } from '../../platform/db/client';

@@ -1,3 +1,5 @@
+/** The product service: input rules, create, read, update, delete, publish and unpublish, with their events. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';

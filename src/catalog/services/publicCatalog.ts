@@ -1,3 +1,5 @@
+/** What the public API's storefront reads: active products only, and the supported countries. */
+
 import { z } from 'zod';
 import { SUPPORTED_COUNTRIES } from '../../platform/reference/supportedCountries';
 import type { RequestContext } from '../../platform/context';

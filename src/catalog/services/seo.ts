@@ -1,3 +1,5 @@
+/** The SEO service: a product's SEO record, its rules and its writes. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';

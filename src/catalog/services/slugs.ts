@@ -1,3 +1,5 @@
+/** The one slug format, shared by SEO records and categories. */
+
 import { z } from 'zod';
 
 /** Lowercase letters and digits in words joined by single hyphens: the one slug format (SEO records, categories). */

@@ -1,3 +1,5 @@
+/** Sandbox tools of a store: copying live products into the test catalog, and deleting the test catalog. */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
@@ -11,8 +13,7 @@ import { listProductIds, listProductIdsAfter, ProductFilterInput } from './produ
 import { parseInput } from '../../platform/validation';
 
 /**
- * Sandbox tools of a store: copy live products into the test catalog, and
- * delete the test catalog. Both are jobs (table test_catalog_jobs): the request
+ * Copying and deleting are both jobs (table test_catalog_jobs): the request
  * only checks and records the job (202), the worker (src/jobs/worker.ts) or the
  * CLI with --wait runs it in batches, each batch one transaction that also
  * moves the job's progress counters, so a job that stops half-way (a crashed

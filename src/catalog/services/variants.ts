@@ -1,3 +1,5 @@
+/** The variant service: a product's variants, validated and replaced as a whole. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';

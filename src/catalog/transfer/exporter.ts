@@ -1,3 +1,5 @@
+/** Bulk export: a store's products streamed as CSV or JSON Lines. */
+
 import { stringify } from 'csv-stringify/sync';
 import type { RequestContext } from '../../platform/context';
 import { isUuid } from '../../kernel/ids';

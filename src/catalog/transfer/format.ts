@@ -1,3 +1,5 @@
+/** The bulk product file format (CSV and JSON Lines), shared by import and export. */
+
 import type { FieldError } from '../../platform/errors';
 import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type variantView, viewOf } from '../services/views';
 

@@ -1,3 +1,5 @@
+/** Bulk import: creating and updating products from a file through the services, in batches. */
+
 import type { RequestContext } from '../../platform/context';
 import { Prisma, type PrismaClient } from '../../platform/db/client';
 import { v7 as uuidv7 } from 'uuid';

@@ -1,3 +1,5 @@
+/** The change history service: a store's recorded events, filtered and paged. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';

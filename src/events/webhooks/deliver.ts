@@ -1,3 +1,8 @@
+/**
+ * Webhook delivery: claims due messages, POSTs each to its endpoint with Standard Webhooks headers, records
+ * the attempt and schedules the next one.
+ */
+
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -16,9 +21,6 @@ import { webhookDeliveries } from '../../platform/metrics';
 import { assertDeliverableHost, ForbiddenTargetError, guardedLookup } from './targets';
 
 /**
- * Delivery: claims due messages, POSTs each to its endpoint with Standard
- * Webhooks headers, records the attempt and schedules the next one.
- *
  * At least once, and never two attempts of one message at a time: a claim sets
  * `locked_until` (the lease: the timeout plus a margin) and bumps
  * `attempt_count` in one statement whose inner SELECT skips rows another worker

@@ -1,3 +1,5 @@
+/** Webhook dispatch: turning outbox events into messages for the endpoints that want them. */
+
 import type { PrismaClient } from '../../platform/db/client';
 
 /**

@@ -1,3 +1,9 @@
+/**
+ * Webhook endpoints of a store: where its events are delivered. Each endpoint has one mode for life (a test
+ * endpoint receives test-mode events only) and a signing secret shown once, when it is created or rolled;
+ * nothing above this module ever sees a stored secret.
+ */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -11,13 +17,6 @@ import { generateSecret, secretHint } from './signing';
 import { checkWebhookUrl, MAX_URL_LENGTH } from './targets';
 import { webhookEndpointView } from '../services/views';
 import { parseInput } from '../../platform/validation';
-
-/**
- * Webhook endpoints of a store: where its events are delivered (src/events/webhooks).
- * Each endpoint has one mode for life (a test endpoint receives test-mode
- * events only) and a signing secret that is shown once, when it is created or
- * rolled; nothing above this module ever sees a stored secret.
- */
 
 /** Endpoints a store may have per mode (enabled and disabled together). */
 export const MAX_ENDPOINTS_PER_MODE = 16;

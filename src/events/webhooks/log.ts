@@ -1,3 +1,5 @@
+/** The webhook delivery log: messages and attempts, and resend, replay and ping. */
+
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';

@@ -1,3 +1,5 @@
+/** Webhook signing secrets and signatures (Standard Webhooks). */
+
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**

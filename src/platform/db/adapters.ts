@@ -1,3 +1,8 @@
+/**
+ * Prisma driver adapters for PGlite and PostgreSQL, as the project needs them: extensions loaded, migration
+ * scripts run whole and awaited, named prepared statements, direct reads on the pool, no parallel query.
+ */
+
 import { createHash } from 'node:crypto';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';

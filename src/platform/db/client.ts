@@ -1,3 +1,5 @@
+/** Opening the configured database (PGlite or PostgreSQL) as the process-wide Prisma client, and its direct reads. */
+
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlMigrationAwareDriverAdapterFactory, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { setFlagsFromString } from 'node:v8';

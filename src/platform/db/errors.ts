@@ -1,3 +1,5 @@
+/** Database failures as operators and clients see them: one-line startup errors and 503 on a lost connection. */
+
 import { AppError } from '../errors';
 
 /**

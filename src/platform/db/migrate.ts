@@ -1,3 +1,5 @@
+/** Applying and diffing the Prisma migrations with the wasm schema engine. */
+
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

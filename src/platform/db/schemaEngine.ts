@@ -1,3 +1,5 @@
+/** Loading Prisma's wasm schema engine, which applies migrations without a native binary. */
+
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';

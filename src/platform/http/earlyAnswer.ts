@@ -1,3 +1,5 @@
+/** Keeping a connection usable when an answer goes out before the request body was read. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How much of an unread request body is read and discarded after an early answer to keep the connection. */

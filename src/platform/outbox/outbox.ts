@@ -1,3 +1,5 @@
+/** The write transaction with its outbox: every write records its events in the transaction that makes it. */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { RequestContext } from '../context';
 import { Prisma } from '../db/client';

@@ -1,3 +1,5 @@
+/** The file storage this process is configured with: disk or S3. */
+
 import type { Config } from '../config';
 import { DiskStorage } from './disk';
 import type { FileStorage } from './fileStorage';

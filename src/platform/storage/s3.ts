@@ -1,3 +1,5 @@
+/** Image file storage in an S3-compatible bucket (STORAGE_DRIVER=s3). */
+
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {

@@ -1,3 +1,5 @@
+/** Opening the embedded PGlite database: as the service that owns and shares it, or as a tool through its socket. */
+
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,8 @@
+/**
+ * The Unix socket through which psql, the CLI and migrations reach the service's embedded database
+ * (the PostgreSQL wire protocol, passed to PGlite).
+ */
+
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGliteSession } from './pgliteSession';
