@@ -21,7 +21,7 @@ import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
-import { adminQuery, dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
+import { dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
 import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';

@@ -1,10 +1,15 @@
+/**
+ * The HTTP request handler: routing every path to GraphQL, REST, the OAuth endpoints, docs, the dashboard,
+ * uploads and metrics, with authentication and the request's context.
+ */
+
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { processRequest } from 'graphql-upload-minimal';
 import type { Logger } from 'pino';
 import { authenticateDashboard, authenticateDashboardOrSession, requestedMode } from './access/auth/authenticate';
 import { clearedSessionCookie, cookieIsSecure, sessionSetCookie } from './access/auth/sessionCookie';
-import { clientAddress, createLoginThrottle } from './access/auth/loginThrottle';
+import { createLoginThrottle } from './access/auth/loginThrottle';
 import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './access/auth/dashboardTokens';
 import type { Config } from './platform/config';
 import { createContext, type RequestContext } from './platform/context';

@@ -1,12 +1,6 @@
 /**
  * `npm run cli -- <command> [flags]`: administration on the configured
  * database (DATABASE_URL or the embedded PGlite in DATA_DIR).
- *
- * Output: the result as pretty-printed snake_case JSON on stdout, exit 0.
- * Errors: one line `error: …` on stderr; exit 1 when the command failed
- * (`error: <code>: <message>` for the service's errors), exit 2 for a usage
- * error (unknown command or flag, missing or malformed value), which is
- * reported before the database is opened.
  */
 import { CommanderError } from 'commander';
 import { buildProgram, OUTPUT_WRITTEN, UsageError } from './api/cli/command';
@@ -58,6 +52,13 @@ function report(e: unknown): number {
   return 1;
 }
 
+/**
+ * Runs one command. Output: the result as pretty-printed snake_case JSON on stdout, exit 0.
+ * Errors: one line `error: …` on stderr; exit 1 when the command failed
+ * (`error: <code>: <message>` for the service's errors), exit 2 for a usage
+ * error (unknown command or flag, missing or malformed value), which is
+ * reported before the database is opened.
+ */
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram(commands, {
     execute: async (command, flags) => {

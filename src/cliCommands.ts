@@ -1,3 +1,5 @@
+/** Every domain's CLI commands, assembled for src/cli.ts. */
+
 import { apiKeyCommands } from './access/cli/apiKeys';
 import { changeCommands } from './events/cli/changes';
 import type { CliCommand } from './api/cli/command';

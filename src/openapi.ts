@@ -1,3 +1,5 @@
+/** The OpenAPI document at /api/openapi.json, assembled from the REST routes' fragments. */
+
 import { describeScopes } from './access/auth/credentials';
 import { OAUTH_BASE_PATH } from './access/rest/oauth';
 import { oauthComponents, oauthPaths } from './access/rest/oauthOpenapi';
@@ -78,7 +80,7 @@ const BASE_URL_PLACEHOLDER = 'http://service-base-url.invalid';
  * the OAuth endpoints, descriptions (src/api/rest/operationDocs.ts) and examples (src/api/rest/openapiExamples.ts).
  * `baseUrl` is the service's public base URL: the server, and the base of the problem types in the examples.
  */
-export function openApiDocument(routes: RestRoute[], baseUrl: string = BASE_URL_PLACEHOLDER) {
+function openApiDocument(routes: RestRoute[], baseUrl: string = BASE_URL_PLACEHOLDER) {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, Record<string, unknown>> = structuredClone(BASE_COMPONENTS) as never;
   for (const [kind, entries] of Object.entries(oauthComponents(baseUrl))) {

@@ -1,3 +1,5 @@
+/** The GraphQL schema, assembled from every domain's types. */
+
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './api/graphql/builder';
 import { withIdempotencyKeyArgument } from './api/graphql/idempotency';

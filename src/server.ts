@@ -1,3 +1,5 @@
+/** `npm start`: the service process, listening on HTTP. */
+
 import './instrument'; // first: tracing hooks http and pg before they load
 import { createServer } from 'node:http';
 import { createApp } from './app';

@@ -1,3 +1,5 @@
+/** `npm run worker`: the background worker in a process of its own. */
+
 import './instrument'; // first: tracing hooks http and pg before they load
 import { loadConfig } from './platform/config';
 import { closeDatabase, compileWasmWithBaselineOnly, db, openDatabase } from './platform/db/client';

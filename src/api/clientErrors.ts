@@ -1,3 +1,5 @@
+/** Problem documents for requests node's HTTP parser refuses before any handler runs. */
+
 import type { Server } from 'node:http';
 import { errorTypeUri } from './docs/errorCatalog';
 import { type ErrorCode, STATUS_BY_CODE } from '../platform/errors';

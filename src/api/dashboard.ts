@@ -1,3 +1,5 @@
+/** Serving the merchant dashboard (the single-page app built from dashboard/) under /dashboard. */
+
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -16,7 +18,7 @@ import { htmlPage, sendHtml } from './docs/html';
  * immutable. The page runs only its own scripts and talks to this origin only.
  */
 
-export const DASHBOARD_PATH = '/dashboard';
+const DASHBOARD_PATH = '/dashboard';
 export const DASHBOARD_SIGN_IN_PATH = '/dashboard/sign-in';
 const ASSETS_PATH = '/dashboard/assets/';
 
@@ -97,7 +99,7 @@ async function buildFile(dir: string, relative: string): Promise<CachedFile | nu
  * does not restrict), requests to this origin only, images from here (and from the image host when images
  * are redirected there), no framing, forms post here only.
  */
-export function dashboardPolicy(imageOrigin?: string): string {
+function dashboardPolicy(imageOrigin?: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",

@@ -1,3 +1,5 @@
+/** GraphiQL at GET /graphql: the page, and the example tabs it opens with. */
+
 import { createHash } from 'node:crypto';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
@@ -7,8 +9,7 @@ let renderer: RenderGraphiQL | undefined;
 /**
  * The GraphiQL page, rendered by @graphql-yoga/render-graphiql, which is
  * loaded on the first visit rather than at start: the module holds the
- * whole GraphiQL bundle (about 60 MB of resident memory once loaded), which
- * an API instance that nobody browses never needs.
+ * whole GraphiQL bundle, which an API instance that nobody browses never needs.
  */
 export function renderExplorerPage(opts: GraphiQLOptions): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,7 +21,7 @@ export function renderExplorerPage(opts: GraphiQLOptions): string {
 }
 
 /** GraphiQL has no slot for a link of ours: a small one sits in its left sidebar, below the sidebar's own buttons. */
-export const REST_REFERENCE_LINK =
+const REST_REFERENCE_LINK =
   '<a id="rest-api-reference" href="/docs" title="REST API reference and error codes" ' +
   'style="position:fixed;left:4px;top:112px;width:56px;z-index:10;text-align:center;font:600 11px/1.3 system-ui,sans-serif;color:#5f6368">REST API docs</a>';
 

@@ -1,3 +1,5 @@
+/** Idempotency keys: reserving a key, keeping a write's answer, replaying it (Stripe's rules). */
+
 import { createHash, randomUUID } from 'node:crypto';
 import type { RequestContext } from '../platform/context';
 import type { PrismaClient } from '../platform/db/client';
@@ -35,12 +37,12 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long a completed key answers retries. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** How long a reservation stays in flight before a retry may take it over (the request's instance crashed). */
-export const IDEMPOTENCY_LOCK_MS = 60_000;
+const IDEMPOTENCY_LOCK_MS = 60_000;
 
 /** Printable ASCII, space to tilde. */
 const KEY_FORMAT = /^[\x20-\x7e]+$/;
 
-export interface IdempotentRequest {
+interface IdempotentRequest {
   key: string;
   /** The store the request writes to; null when it names none. */
   storeId: string | null;
@@ -56,7 +58,7 @@ export interface IdempotentAnswer {
   body: string | null;
 }
 
-export interface IdempotentOutcome {
+interface IdempotentOutcome {
   answer: IdempotentAnswer;
   /** The answer is the first request's, repeated; nothing ran. */
   replayed: boolean;
@@ -88,7 +90,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** Whose keys these are: the credential (an OAuth app through its grant, so a refreshed token keeps its keys), or the dashboard user. */
-export function idempotencyScopeOf(p: Principal): string | null {
+function idempotencyScopeOf(p: Principal): string | null {
   switch (p.kind) {
     case 'user':
       return `user:${p.userId}`;

@@ -1,3 +1,5 @@
+/** The one pipeline every operation runs through, /graphql's and every REST route's: Yoga with the project's plugins. */
+
 import type { IncomingMessage } from 'node:http';
 import { type DocumentNode, type ExecutionResult, type FieldNode, GraphQLError, type GraphQLSchema, Kind, locatedError, type OperationDefinitionNode } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type Plugin } from 'graphql-yoga';
@@ -18,10 +20,9 @@ import { retryReadsOnLostConnection } from './graphql/readRetry';
 import { graphiqlOptions, renderExplorerPage } from './explorer';
 
 /**
- * The one pipeline every operation runs through: /graphql's, and every REST route's. It is Yoga with the
- * project's plugins, each a cross-cutting rule written once: the document limits, CSRF, NUL refusal,
- * operation telemetry, read retry on a lost connection, idempotency keys and error masking (the one mapping
- * from an error to its code). /graphql reaches it through Yoga's HTTP handler; REST routes run their
+ * Each plugin is a cross-cutting rule written once: the document limits, CSRF, NUL refusal, operation
+ * telemetry, read retry on a lost connection, idempotency keys and error masking (the one mapping from an
+ * error to its code). /graphql reaches it through Yoga's HTTP handler; REST routes run their
  * documents, parsed and validated through it at start, through the same enveloped `execute`, so every
  * plugin applies to them as well (the architecture's envelop pattern, chosen over a second executor).
  *

@@ -1,3 +1,5 @@
+/** The background worker loop: webhook dispatch and delivery, scheduled publishing, jobs, retention. */
+
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
@@ -30,7 +32,7 @@ import { dispatchEvents } from '../events/webhooks/dispatch';
  * finishes. A failing step is logged and tried again on the next poll.
  */
 
-export interface WorkerOptions {
+interface WorkerOptions {
   config: Config;
   log: Logger;
   db: () => PrismaClient;
@@ -47,7 +49,7 @@ export interface WorkerOptions {
   requestsInFlight?: () => number;
 }
 
-export interface RunResult {
+interface RunResult {
   /** Events taken from the outbox. */
   dispatched: number;
   /** Attempts made (recorded). */

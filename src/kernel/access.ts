@@ -17,4 +17,3 @@ export const PERMISSIONS = ['manage_products', 'manage_api_keys', 'manage_oauth_
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const isMode = (m: string): m is Mode => (MODES as readonly string[]).includes(m);
-export const isPermission = (p: string): p is Permission => (PERMISSIONS as readonly string[]).includes(p);

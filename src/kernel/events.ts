@@ -1,3 +1,5 @@
+/** The event catalogue and event shapes (types, resources, sources, actors) shared by every layer. */
+
 import type { Mode } from './access';
 
 /**

@@ -1,3 +1,5 @@
+/** Principals: who acts in a request (a user, an API credential, the operator, the system, nobody), and their checks. */
+
 import type { Mode, Permission, Scope } from './access';
 
 /**
@@ -7,7 +9,7 @@ import type { Mode, Permission, Scope } from './access';
  */
 export type Principal = UserPrincipal | ApiKeyPrincipal | OAuthPrincipal | OperatorPrincipal | SystemPrincipal | AnonymousPrincipal;
 
-export interface ViewerMembership {
+interface ViewerMembership {
   storeId: string;
   role: 'owner' | 'staff';
   permissions: string[];
@@ -49,14 +51,14 @@ export interface OAuthPrincipal extends CredentialPrincipal {
 }
 
 /** Whoever runs the CLI on the service's machine: trusted with every store. */
-export interface OperatorPrincipal {
+interface OperatorPrincipal {
   kind: 'operator';
   /** The operating-system user running the command. */
   username: string;
 }
 
 /** The service itself: scheduled jobs and work no request started. */
-export interface SystemPrincipal {
+interface SystemPrincipal {
   kind: 'system';
 }
 

@@ -1,3 +1,5 @@
+/** The service's configuration: environment variables validated with zod into one typed Config (README "Configuration"). */
+
 import path from 'node:path';
 import { z } from 'zod';
 

@@ -1,11 +1,11 @@
+/** RequestContext, the one argument every service takes first, and how entry points create it. */
+
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { PrismaClient } from './db/client';
 import type { Mode } from '../kernel/access';
 import type { EventSource } from '../kernel/events';
 import type { Principal } from '../kernel/principal';
-
-export type { Mode } from '../kernel/access';
 
 /**
  * Everything a request knows about itself, whichever entry point it came in by
@@ -35,7 +35,7 @@ export interface RequestContext {
   db: PrismaClient;
 }
 
-export interface ContextInit {
+interface ContextInit {
   requestId: string;
   source: EventSource;
   principal: Principal;

@@ -108,7 +108,3 @@ export const notFound = (what = 'Resource') => new AppError('not_found', `${what
 export function validationError(errors: FieldError[], code: ErrorCode = 'validation_failed', message?: string) {
   return new AppError(code, message ?? errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
 }
-
-export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
-}

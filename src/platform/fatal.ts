@@ -1,3 +1,5 @@
+/** How entry points report an unrecoverable error and exit. */
+
 import { ConfigError } from './config';
 import { DatabaseUnavailableError } from './db/errors';
 import { MigrationError } from './db/migrate';

@@ -1,11 +1,13 @@
+/** Logging: pino with JSON or pretty output, credentials redacted, and the per-request log line. */
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { PrettyOptions } from 'pino-pretty';
 import type { Config } from './config';
 
-export type LogFormat = 'json' | 'pretty';
+type LogFormat = 'json' | 'pretty';
 
-export interface LogFormatChoice {
+interface LogFormatChoice {
   format: LogFormat;
   /** Why pretty was asked for and JSON is written anyway; logged once at start. */
   warning?: string;
@@ -28,7 +30,7 @@ export function chooseLogFormat(o: { configured: LogFormat | undefined; isTTY: b
 
 type PrettyFactory = (options: PrettyOptions) => DestinationStream;
 
-/** Whether pino-pretty is installed, without loading it (10 MB of RSS a JSON-logging process never uses). */
+/** Whether pino-pretty is installed, without loading it (memory a JSON-logging process never needs). */
 function prettyInstalled(): boolean {
   try {
     require.resolve('pino-pretty');
@@ -84,7 +86,7 @@ export function createLogger(
   return log;
 }
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 /** Structured fields that hold credentials, wherever a log call puts them (request headers, bodies, errors). */
 const SECRET_FIELDS = [
@@ -92,7 +94,7 @@ const SECRET_FIELDS = [
   'refreshToken', 'refresh_token', 'apiKey', 'api_key', 'authorization', 'code_verifier', 'codeVerifier',
 ];
 const SECRET_HEADERS = ['authorization', 'Authorization', 'cookie', 'set-cookie', '["x-api-key"]', '["proxy-authorization"]'];
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
   ...['headers', 'req.headers', 'request.headers', 'err.headers', 'err.config.headers', 'err.request.headers', 'err.response.headers'].flatMap((h) =>
     SECRET_HEADERS.map((k) => (k.startsWith('[') ? `${h}${k}` : `${h}.${k}`)),

@@ -1,3 +1,5 @@
+/** The process's Prometheus metrics, served at /metrics. */
+
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { currentDatabase, readRows } from './db/client';
 

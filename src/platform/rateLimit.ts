@@ -1,3 +1,5 @@
+/** Token-bucket rate limiting, in memory or shared through Redis, and its response headers. */
+
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { openSharedRedis } from './redis';
@@ -9,13 +11,13 @@ export interface RateLimitPolicy {
   burst: number;
 }
 
-export interface RateLimitDecision {
+interface RateLimitDecision {
   allowed: boolean;
   /** Tokens left after this request (fractional). */
   tokens: number;
 }
 
-export interface RateLimiter {
+interface RateLimiter {
   consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }

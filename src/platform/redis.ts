@@ -1,3 +1,5 @@
+/** The Redis connection shared state goes through, with a circuit breaker so Redis never makes a request wait. */
+
 import type * as Cockatiel from 'cockatiel';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -19,7 +21,7 @@ import type { Logger } from 'pino';
 const COMMAND_TIMEOUT_MS = 500;
 const FAILURES_TO_OPEN = 2;
 
-export interface SharedRedis<R extends Redis = Redis> {
+interface SharedRedis<R extends Redis = Redis> {
   /** Runs `command` on Redis, or `fallback` when Redis fails or its circuit is open. */
   run<T>(command: (redis: R) => Promise<T>, fallback: () => T | Promise<T>): Promise<T>;
   /** Whether calls are skipping Redis now. */
@@ -32,7 +34,7 @@ export function openSharedRedis<R extends Redis = Redis>(
   opts: { purpose: string; log: Logger; commands?: Record<string, { numberOfKeys: number; lua: string }> },
 ): SharedRedis<R> {
   const { purpose, log } = opts;
-  // Loaded with the first connection, not at start: an instance without REDIS_URL never needs them (20 MB of RSS).
+  // Loaded with the first connection, not at start: an instance without REDIS_URL never needs them.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
   const { circuitBreaker, CircuitState, ConsecutiveBreaker, ExponentialBackoff, halfJitterGenerator, handleAll } = require('cockatiel') as typeof Cockatiel;

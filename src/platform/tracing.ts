@@ -1,13 +1,13 @@
+/** Optional OpenTelemetry tracing (OTEL_TRACING=true), exported over OTLP/HTTP. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Span } from '@opentelemetry/api';
 import { ConfigError, loadConfig } from './config';
 
 /**
- * Optional OpenTelemetry tracing (OTEL_TRACING=true): a span per HTTP request
- * named by its route pattern (`GET /api/v1/merchant/stores/:storeId/products`),
- * a span per GraphQL operation (src/api/graphql/operationTelemetry.ts), a span per
- * PostgreSQL statement and per outgoing HTTP request (webhook deliveries),
- * exported over OTLP/HTTP. Incoming W3C `traceparent` headers are continued.
+ * A span per HTTP request named by its route pattern (`GET /api/v1/merchant/stores/:storeId/products`),
+ * a span per GraphQL operation (src/api/graphql/operationTelemetry.ts), a span per PostgreSQL statement
+ * and per outgoing HTTP request (webhook deliveries). Incoming W3C `traceparent` headers are continued.
  *
  * The exporter, the sampler and the batching read the standard variables:
  * OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318),

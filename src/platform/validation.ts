@@ -1,3 +1,5 @@
+/** Input validation with zod: one 422 with every field error. */
+
 import type { z } from 'zod';
 import { AppError, type ErrorCode, type FieldError, validationError } from './errors';
 

@@ -1,3 +1,5 @@
+/** Public API keys: their format (prefix, mode, checksum), issuing, and authenticating a request's key. */
+
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../platform/context';
 import type { PrismaClient } from '../../platform/db/client';
@@ -16,7 +18,7 @@ const RANDOM_BYTES = 24;
 /** Longer input than any key this service issues is not worth hashing. */
 const MAX_KEY_LENGTH = 128;
 
-export const apiKeyPrefix = (type: ApiKeyType, mode: Mode) => `svc_${mode}_${TYPE_CODE[type]}_`;
+const apiKeyPrefix = (type: ApiKeyType, mode: Mode) => `svc_${mode}_${TYPE_CODE[type]}_`;
 
 /** A new key: the plaintext (shown once) and what is stored about it. */
 export function generateApiKey(type: ApiKeyType, mode: Mode) {

@@ -1,3 +1,9 @@
+/**
+ * Authentication of every HTTP entry point, in one place: dashboard tokens for the dashboard (GraphQL, merchant
+ * REST, the OAuth consent screen); API keys and OAuth access tokens for the public API. The OAuth token and
+ * revoke endpoints authenticate their clients themselves (OAuth service); the CLI's principal is the operator.
+ */
+
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../platform/context';
 import { isMode, type Mode, MODES } from '../../kernel/access';
@@ -9,16 +15,8 @@ import { invalidAuthorizationHeader, invalidToken, missingCredential, type Realm
 import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from './dashboardTokens';
 import { CSRF_HEADER, csrfTokenFor, sessionCookieToken } from './sessionCookie';
 
-/**
- * Authentication of every HTTP entry point, in one place. The dashboard
- * (GraphQL, merchant REST, the OAuth consent screen) takes dashboard tokens;
- * the public API takes API keys and OAuth access tokens. The OAuth token and
- * revoke endpoints authenticate clients themselves (client credentials, in the
- * OAuth service); the CLI's principal is the operator.
- */
-
 /** The token of `Authorization: Bearer <token>`; null without the header. Any other scheme: 401 with an invalid_request challenge. */
-export function bearerToken(headers: IncomingHttpHeaders, realm: Realm): string | null {
+function bearerToken(headers: IncomingHttpHeaders, realm: Realm): string | null {
   const auth = headers.authorization?.trim();
   if (!auth) return null;
   const m = /^Bearer\s+(\S+)$/i.exec(auth);

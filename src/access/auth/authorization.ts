@@ -1,3 +1,5 @@
+/** The authorization rules: each named capability and who has it; every surface asks here. */
+
 import type { RequestContext } from '../../platform/context';
 import { type Permission, type Scope, SCOPES } from '../../kernel/access';
 import { credentialOf, hasScope, hasStorePermission, type Principal, userOf } from '../../kernel/principal';

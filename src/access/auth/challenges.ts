@@ -1,3 +1,5 @@
+/** The WWW-Authenticate challenges and 401/403 errors of every credential check. */
+
 import { AppError, type ErrorCode } from '../../platform/errors';
 
 /**
@@ -7,9 +9,9 @@ import { AppError, type ErrorCode } from '../../platform/errors';
  * tokens); and Basic for OAuth clients at the token and revoke endpoints.
  */
 export type Realm = 'dashboard' | 'public-api';
-export type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+type BearerError = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
 
-export function bearerChallenge(realm: Realm, error?: BearerError, description?: string, scope?: string): string {
+function bearerChallenge(realm: Realm, error?: BearerError, description?: string, scope?: string): string {
   const parts = [`realm="${realm}"`];
   if (error) parts.push(`error="${error}"`);
   // RFC 6750 limits error_description to printable ASCII without quotes or backslashes.

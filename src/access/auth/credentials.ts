@@ -1,3 +1,5 @@
+/** What each API scope grants, in the words shown to people and developers. */
+
 import { type Scope, SCOPES } from '../../kernel/access';
 
 /**

@@ -1,3 +1,5 @@
+/** Dashboard bearer tokens: issuing, revoking, and authenticating them (with a short verified-token cache). */
+
 import type { RequestContext } from '../../platform/context';
 import type { UserPrincipal } from '../../kernel/principal';
 import { invalidToken } from './challenges';

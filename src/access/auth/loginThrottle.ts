@@ -1,3 +1,5 @@
+/** Login throttling per account and per client address, in memory or in Redis. */
+
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
@@ -23,14 +25,14 @@ export interface LoginThrottle {
   close(): Promise<void>;
 }
 
-export interface LoginAttempt {
+interface LoginAttempt {
   /** The password was right: the account starts afresh. */
   succeeded(): Promise<void>;
   /** Something other than the credentials failed (the database, say): the attempt does not count. */
   abandoned(): Promise<void>;
 }
 
-export interface LoginThrottleLimits {
+interface LoginThrottleLimits {
   maxFailuresPerAccount: number;
   maxFailuresPerAddress: number;
   windowMs: number;

@@ -1,3 +1,5 @@
+/** OAuth token formats and authenticating an OAuth access token. */
+
 import type { RequestContext } from '../../platform/context';
 import type { OAuthPrincipal } from '../../kernel/principal';
 import { AppError } from '../../platform/errors';

@@ -1,3 +1,5 @@
+/** Password hashing and verification (argon2id). */
+
 import { Algorithm, hash, verify } from '@node-rs/argon2';
 
 // argon2id with the OWASP-recommended minimum (19 MiB, 2 iterations).

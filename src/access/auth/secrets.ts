@@ -1,9 +1,11 @@
+/** Building blocks of every credential: random base62 secrets with a checksum, digests and constant-time comparison. */
+
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export function toBase62(buf: Uint8Array): string {
+function toBase62(buf: Uint8Array): string {
   let n = BigInt('0x' + (Buffer.from(buf).toString('hex') || '0'));
   let out = '';
   while (n > 0n) {
@@ -14,7 +16,7 @@ export function toBase62(buf: Uint8Array): string {
 }
 
 /** `bytes` of CSPRNG output in base62, left-padded to a fixed length. */
-export function randomBase62(bytes = 24): string {
+function randomBase62(bytes = 24): string {
   const len = Math.ceil((bytes * 8) / Math.log2(62));
   return toBase62(randomBytes(bytes)).padStart(len, '0');
 }
@@ -33,7 +35,7 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** CRC32 of `body` as 6 base62 characters: lets a mistyped credential be rejected without a lookup. */
-export function checksum(body: string): string {
+function checksum(body: string): string {
   const n = crc32(body) >>> 0;
   const buf = Buffer.alloc(4);
   buf.writeUInt32BE(n);

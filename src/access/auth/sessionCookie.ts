@@ -1,3 +1,5 @@
+/** The dashboard's session cookie and the CSRF token that goes with it. */
+
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse, serialize } from 'cookie';
@@ -14,7 +16,7 @@ import { DASHBOARD_TOKEN_PREFIX } from './dashboardTokens';
  * the X-CSRF-Token header carries a value derived from the session token, which
  * a page of another site can neither read (HttpOnly) nor compute.
  */
-export const SESSION_COOKIE = 'svc_session';
+const SESSION_COOKIE = 'svc_session';
 export const CSRF_HEADER = 'x-csrf-token';
 
 /** The session token the request's cookie carries, or null (no cookie, or not a dashboard token). */

@@ -1,3 +1,5 @@
+/** CLI commands for public API keys: create, list, roll, revoke. */
+
 import { API_KEY_TYPES } from '../auth/apiKeys';
 import { SCOPES } from '../../kernel/access';
 import { createApiKey, DEFAULT_ROLL_OVERLAP_SECONDS, listApiKeys, MAX_ROLL_OVERLAP_SECONDS, revokeApiKey, rollApiKey } from '../services/apiKeys';

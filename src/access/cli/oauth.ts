@@ -1,3 +1,5 @@
+/** CLI commands for OAuth apps: create, list, suspend, activate, rotate the secret. */
+
 import { SCOPES } from '../../kernel/access';
 import { createOAuthApp, listOAuthApps, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
 import { findUser } from '../services/stores';

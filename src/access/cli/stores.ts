@@ -1,3 +1,5 @@
+/** CLI commands for stores and their members. */
+
 import { type Permission, PERMISSIONS } from '../../kernel/access';
 import { addMember, createStore, findStore, findUser, listMembers, listStores, removeMember } from '../services/stores';
 import { type CliCommand, defineCommand, listFlag, optionalFlag, requiredFlag } from '../../api/cli/command';

@@ -1,3 +1,5 @@
+/** CLI commands for dashboard users and their tokens. */
+
 import { createDashboardToken, listDashboardTokens, revokeDashboardTokenBy } from '../services/dashboardTokens';
 import { createUser, findUser, listUsers } from '../services/stores';
 import { type CliCommand, defineCommand, exactlyOne, optionalFlag, requiredFlag, wholeNumberFlag } from '../../api/cli/command';

@@ -1,3 +1,5 @@
+/** GraphQL types and operations for public API keys. */
+
 import { API_KEY_TYPES, redactApiKey } from '../auth/apiKeys';
 import { describeScopes } from '../auth/credentials';
 import * as apiKeys from '../services/apiKeys';

@@ -1,3 +1,5 @@
+/** GraphQL operations of the dashboard's cookie sign-in: signIn, dashboardSession, signOut. */
+
 import { csrfTokenFor } from '../auth/sessionCookie';
 import { authenticateDashboardToken, revokeDashboardToken } from '../auth/dashboardTokens';
 import { builder, type GraphQLContext } from '../../api/graphql/builder';

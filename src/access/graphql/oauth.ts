@@ -1,3 +1,5 @@
+/** GraphQL types and operations for OAuth apps and the grants stores gave them. */
+
 import { describeScopes } from '../auth/credentials';
 import { userOf } from '../../kernel/principal';
 import { revokeStoreGrant } from '../services/oauth';

@@ -1,3 +1,8 @@
+/**
+ * GraphQL types User, Membership, Store and Category, and the operations on users and members: viewer,
+ * the member list and its changes, login.
+ */
+
 import { allows, requireCapability } from '../auth/authorization';
 import { type Permission, PERMISSIONS } from '../../kernel/access';
 import { isUuid } from '../../kernel/ids';

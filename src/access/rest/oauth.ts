@@ -1,10 +1,11 @@
+/** The OAuth 2.0 protocol endpoints under /api/public/v1/oauth. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateDashboardOrSession } from '../auth/authenticate';
 import { safeEqual } from '../auth/secrets';
 import { CLIENT_CHALLENGE, missingCredential } from '../auth/challenges';
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import type { RequestContext } from '../../platform/context';
-import type { Scope } from '../../kernel/access';
 import { AppError } from '../../platform/errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent, SIGN_IN_FIRST } from '../services/oauthAuthorize';

@@ -1,3 +1,5 @@
+/** The OAuth endpoints' part of the OpenAPI document. */
+
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../services/oauth';
 import { OAUTH_BASE_PATH } from './oauth';

@@ -1,3 +1,8 @@
+/**
+ * The public integration API under /api/public/v1: credential authentication, mode, rate limits and CORS
+ * around the public routes.
+ */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { LastUsedRecorder } from '../auth/apiKeys';

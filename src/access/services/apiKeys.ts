@@ -1,3 +1,5 @@
+/** The API key service: create, list, roll and revoke a store's public API keys. */
+
 import { z } from 'zod';
 import { API_KEY_TYPES, type ApiKeyType, generateApiKey } from '../auth/apiKeys';
 import type { RequestContext } from '../../platform/context';
@@ -15,7 +17,7 @@ import { parseInput } from '../../platform/validation';
  * key must name its scopes (least privilege by default), a system key created
  * without scopes gets all of them (it is the trusted backend-to-backend key).
  */
-export const SCOPE_RULES: Record<ApiKeyType, { allowed: readonly Scope[]; default: readonly Scope[] | null }> = {
+const SCOPE_RULES: Record<ApiKeyType, { allowed: readonly Scope[]; default: readonly Scope[] | null }> = {
   publishable: { allowed: ['public:read'], default: ['public:read'] },
   secret: { allowed: SCOPES, default: null },
   system: { allowed: SCOPES, default: SCOPES },
@@ -37,7 +39,7 @@ const CreateApiKey = z.object({
   expiresAt: z.date().optional(),
 });
 /** Plain strings from GraphQL and the CLI; CreateApiKey rejects unknown types, modes and scopes. */
-export interface ApiKeyCreate {
+interface ApiKeyCreate {
   name: string;
   type: string;
   mode: string;

@@ -1,3 +1,5 @@
+/** The dashboard token service: issue, list and revoke a user's dashboard tokens. */
+
 import { z } from 'zod';
 import { DASHBOARD_TOKEN_PREFIX, issueDashboardToken, revokeDashboardToken } from '../auth/dashboardTokens';
 import { sha256Hex } from '../auth/secrets';

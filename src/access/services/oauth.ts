@@ -1,17 +1,17 @@
-import { invalidToken } from '../auth/challenges';
+/** The OAuth service's token endpoint side: exchanging codes and refresh tokens, revoking tokens and grants. */
+
 import { hasValidChecksum, newCredential, safeEqual, sha256Base64Url, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';
 import type { Actor } from '../../kernel/events';
 import { isUuid } from '../../kernel/ids';
-import type { OAuthPrincipal } from '../../kernel/principal';
 import { emit, transaction } from '../../platform/outbox/outbox';
-import { AppError, notFound } from '../../platform/errors';
+import { notFound } from '../../platform/errors';
 import { oauthGrantView } from './views';
 
 import { OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_CODE_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../auth/oauthTokens';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -55,7 +55,7 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
-export interface TokenResponse {
+interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
@@ -178,7 +178,7 @@ async function rotate(ctx: RequestContext, app: ClientApp, row: { id: string; gr
  * grant's event names `actor` when given (the client app that asked), else the
  * request's principal. Ending an ended grant changes nothing.
  */
-export async function revokeGrant(ctx: RequestContext, grantId: string, actor?: Actor) {
+async function revokeGrant(ctx: RequestContext, grantId: string, actor?: Actor) {
   await transaction(ctx, async (t) => {
     const now = t.now();
     const { count } = await t.tx.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now } });

@@ -1,3 +1,5 @@
+/** The OAuth app service: register apps, list them, suspend or activate them, rotate their secrets. */
+
 import { z } from 'zod';
 import { newCredential, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';
@@ -38,7 +40,7 @@ const CreateApp = z.object({
 });
 
 /** What callers may see of an app: never the secret hash. */
-export const oauthAppSelect = {
+const oauthAppSelect = {
   id: true,
   ownerId: true,
   name: true,

@@ -1,3 +1,5 @@
+/** The OAuth authorization request and the user's consent (the front half of the code flow). */
+
 import { missingCredential } from '../auth/challenges';
 import { newCredential, sha256Hex } from '../auth/secrets';
 import type { RequestContext } from '../../platform/context';
@@ -59,7 +61,7 @@ export interface ConsentRequest {
 }
 
 /** `sign_in`: the request is sound so far (client and redirect URI) but nobody is signed in to consent. */
-export type AuthorizationOutcome = ConsentRequest | { kind: 'redirect'; location: string } | { kind: 'sign_in' };
+type AuthorizationOutcome = ConsentRequest | { kind: 'redirect'; location: string } | { kind: 'sign_in' };
 
 function redirectTo(redirectUri: string, values: Record<string, string | undefined>): AuthorizationRedirect {
   const url = new URL(redirectUri);

@@ -1,3 +1,5 @@
+/** The user and store service: users, stores, members, and password login. */
+
 import { z } from 'zod';
 import { forgetVerifiedUser, issueDashboardToken } from '../auth/dashboardTokens';
 import { hashPassword, verifyPassword } from '../auth/passwords';

@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { RequestContext } from '../../platform/context';
 
-export const CLI_NAME = 'npm run cli --';
+const CLI_NAME = 'npm run cli --';
 
 /** A mistake in how the command was called (exit 2); the database is not touched. */
 export class UsageError extends Error {}
@@ -33,7 +33,7 @@ export const OUTPUT_WRITTEN = Symbol('output written');
 /** Typed at the definition, erased in the list. */
 export const defineCommand = <F>(c: Omit<CliCommand, 'check' | 'run'> & { check?: (flags: F) => void; run: (flags: F, ctx: RequestContext) => Promise<unknown> }): CliCommand => c;
 
-export const GROUPS: Record<string, string> = {
+const GROUPS: Record<string, string> = {
   user: 'Dashboard users',
   store: 'Stores',
   category: "A store's categories",
@@ -84,7 +84,7 @@ export function exactlyOne(flags: Record<string, unknown>, a: string, b: string)
   if (has(a) === has(b)) throw new UsageError(`give exactly one of --${a} or --${b}`);
 }
 
-export interface ProgramOptions {
+interface ProgramOptions {
   /** Runs a parsed command; the entry point opens the database around it and prints the result. */
   execute: (command: CliCommand, flags: Record<string, unknown>) => Promise<void>;
   /** Where help and commander's errors go (process streams by default; tests capture them). */

@@ -1,3 +1,5 @@
+/** The request context a CLI command runs in. */
+
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import pino from 'pino';
@@ -6,7 +8,7 @@ import { createContext, type RequestContext } from '../../platform/context';
 import type { PrismaClient } from '../../platform/db/client';
 
 /** Who runs the CLI: the operating-system user, recorded as the actor of every change a command makes. */
-export function operatorName(): string {
+function operatorName(): string {
   try {
     return userInfo().username || 'operator';
   } catch {

@@ -1,3 +1,5 @@
+/** The REST API reference page at /docs and the bundle it runs. */
+
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -29,7 +31,7 @@ const gzip = promisify(gzipCallback);
 let bundle: Promise<Bundle> | undefined;
 
 /**
- * The standalone bundle (about 4 MB, 1 MB gzipped), read on the first visit rather than at start: an
+ * The standalone bundle (megabytes of JavaScript), read on the first visit rather than at start: an
  * instance nobody browses never holds it. The package's exports do not list it, so it is found next to the
  * main entry point.
  */
@@ -57,7 +59,7 @@ function scalarBundle(): Promise<Bundle> {
  * that would call Scalar's services is off: telemetry, the AI agent, MCP, the developer toolbar. No proxy
  * URL is set, so "Test request" calls this origin directly.
  */
-export const SCALAR_CONFIGURATION = {
+const SCALAR_CONFIGURATION = {
   url: '/api/openapi.json',
   withDefaultFonts: false,
   telemetry: false,

@@ -1,3 +1,5 @@
+/** The error catalogue: what each stable error code means and what a client does about it. */
+
 import type { ErrorCode } from '../../platform/errors';
 
 /**
@@ -5,7 +7,7 @@ import type { ErrorCode } from '../../platform/errors';
  * document's `type` points at (/docs/errors/{code}), and of the examples in /api/openapi.json. A Record over
  * ErrorCode, so a code added to STATUS_BY_CODE does not compile until it is explained here.
  */
-export interface ErrorExplanation {
+interface ErrorExplanation {
   /** One sentence: what went wrong. */
   meaning: string;
   /** What the client should do about it. */

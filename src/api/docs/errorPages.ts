@@ -1,3 +1,5 @@
+/** The error code pages under /docs/errors. */
+
 import { type ErrorCode, STATUS_BY_CODE } from '../../platform/errors';
 import { problemTitle } from '../rest/problem';
 import { ERROR_CATALOG, ERROR_PAGES_PATH } from './errorCatalog';

@@ -1,3 +1,5 @@
+/** HTML helpers of the documentation pages: escaping, the page frame, its security headers. */
+
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 

@@ -1,3 +1,5 @@
+/** Example problem documents and GraphQL errors for each error code (docs pages, OpenAPI). */
+
 import { type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
 import { problemTitle } from '../rest/problem';
 import { ERROR_CATALOG, errorTypeUri } from './errorCatalog';

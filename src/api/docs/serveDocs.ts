@@ -1,3 +1,5 @@
+/** Routing of the documentation pages under /docs. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_REFERENCE_POLICY, apiReferencePage, DOCS_ASSETS_PATH, serveAsset } from './apiReference';
 import { ERROR_PAGES_PATH } from './errorCatalog';

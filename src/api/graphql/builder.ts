@@ -1,3 +1,5 @@
+/** The Pothos schema builder every domain's GraphQL types are added to, and the GraphQL context. */
+
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -13,7 +15,7 @@ import type PrismaTypes from '../../generated/pothos-types';
 import { getDatamodel } from '../../generated/pothos-types';
 
 /** The capability a field needs (src/access/auth/authorization.ts); `storeId` undefined: a credential's own store. */
-export interface CapabilityScope {
+interface CapabilityScope {
   name: CapabilityName;
   storeId?: string;
 }

@@ -1,3 +1,5 @@
+/** CSRF and CORS rules of /graphql. */
+
 import { getOperationAST, GraphQLError, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { safeEqual } from '../../access/auth/secrets';
@@ -17,12 +19,12 @@ import type { GraphQLContext } from './builder';
  * - application/json (what clients send) is preflighted and needs nothing more;
  * - GET runs queries only (Yoga answers 405 to a mutation over GET).
  */
-export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'] as const;
+const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight'] as const;
 
 const FORM_URLENCODED = 'application/x-www-form-urlencoded';
 const NOT_PREFLIGHTED = new Set(['', FORM_URLENCODED, 'multipart/form-data', 'text/plain']);
 
-export interface CsrfRefusal {
+interface CsrfRefusal {
   status: number;
   code: ErrorCode;
   message: string;

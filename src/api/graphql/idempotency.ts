@@ -1,3 +1,8 @@
+/**
+ * Idempotency keys in the pipeline: the idempotencyKey argument of every mutation, and the plugin that keeps
+ * and replays results.
+ */
+
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -36,7 +41,7 @@ import type { GraphQLContext } from './builder';
  * one whose field ran and only a nested field failed is kept, errors and all.
  */
 
-export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
+const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
 
 const ARGUMENT_DESCRIPTION =
   `Makes a retry safe: within 24 hours the same key with the same operation answers with the first result instead of running again ` +
@@ -46,7 +51,7 @@ const ARGUMENT_DESCRIPTION =
  * Sign-in and sign-out take no key: their answer is a fresh credential or a cookie on the response, which a
  * stored answer could neither keep safely nor set again; a client simply signs in again.
  */
-export const UNKEYED_MUTATIONS: ReadonlySet<string> = new Set(['login', 'signIn', 'signOut']);
+const UNKEYED_MUTATIONS: ReadonlySet<string> = new Set(['login', 'signIn', 'signOut']);
 
 /** The schema with `idempotencyKey: String` on every Mutation field but UNKEYED_MUTATIONS; resolvers never see the argument. */
 export function withIdempotencyKeyArgument(schema: GraphQLSchema): GraphQLSchema {

@@ -1,3 +1,5 @@
+/** Refusing the NUL character in client input, before it reaches PostgreSQL. */
+
 import { GraphQLError, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
@@ -9,10 +11,10 @@ import type { Plugin } from 'graphql-yoga';
  * GraphQL plugin below checks variables and the document's string literals.
  */
 
-export const NUL_CODE = 'invalid_character';
-export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+const NUL_CODE = 'invalid_character';
+const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
-export interface NulFinding {
+interface NulFinding {
   field: string;
   code: typeof NUL_CODE;
   message: string;

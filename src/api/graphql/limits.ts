@@ -1,3 +1,5 @@
+/** Limits of one /graphql document: tokens, depth, aliases, directives and estimated cost. */
+
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import {
   type DocumentNode,
@@ -23,7 +25,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { ErrorCode } from '../../platform/errors';
 
 /** What one /graphql document may ask for (config.graphqlLimits). */
-export interface GraphQLLimits {
+interface GraphQLLimits {
   /** Lexical tokens of the document, counted while it is parsed: deep nesting and long fragment chains stop here, before any recursion. */
   maxTokens: number;
   /** Field nesting (introspection's `__schema` excluded, fragments followed). */
@@ -49,7 +51,7 @@ const MAX_COSTED_NODES = 10_000;
  * An error for a document refused by a limit: HTTP 400 with a stable code. `spec: false` keeps
  * the 400 for application/json clients too (Yoga answers 200 to those for spec validation errors).
  */
-export function limitError(code: ErrorCode, message: string): GraphQLError {
+function limitError(code: ErrorCode, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code, http: { status: 400, spec: false } } });
 }
 
@@ -92,7 +94,7 @@ export function graphqlLimitPlugins(limits: GraphQLLimits): Plugin[] {
 }
 
 /** Whether the document has more than `max` lexical tokens; lexing is a loop, so any document is safe to count. */
-export function tokenCountExceeds(query: string, max: number): boolean {
+function tokenCountExceeds(query: string, max: number): boolean {
   const lexer = new Lexer(new Source(query));
   try {
     for (let n = 0; lexer.advance().kind !== TokenKind.EOF; ) if (++n > max) return true;
@@ -109,7 +111,7 @@ const PASSWORD_MUTATIONS = new Set(['login', 'signIn']);
  * Every login (`login`, `signIn`) runs argon2 and issues a token: a document may
  * hold one, so aliases cannot turn one request into a batch of password guesses.
  */
-export const oneLoginPerDocument: ValidationRule = (context) => {
+const oneLoginPerDocument: ValidationRule = (context) => {
   let logins = 0;
   return {
     Field(node) {
@@ -153,7 +155,7 @@ function pageTypesOf(schema: GraphQLSchema): Set<string> {
  * selects by that size, and any other list of objects by UNPAGED_LIST_SIZE.
  * Introspection costs nothing (GraphiQL's schema query must always pass).
  */
-export function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
+function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const pageTypes = pageTypesOf(schema);
   return ({ type, field, args, childComplexity }) => {
     if (field.name.startsWith('__')) return 0;
@@ -164,7 +166,7 @@ export function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
 }
 
 /** The operation's cost with its variables; null when the variables do not fit (execution reports that itself). */
-export function costDocument(args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }): number | null {
+function costDocument(args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }): number | null {
   try {
     return getComplexity({
       schema: args.schema,

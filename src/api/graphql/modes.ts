@@ -1,3 +1,5 @@
+/** Test and live mode in GraphQL: the ServiceMode enum and the mode argument of catalog fields. */
+
 import { assertModeMatches } from '../../access/auth/authenticate';
 import type { Mode } from '../../kernel/access';
 import { credentialOf } from '../../kernel/principal';

@@ -1,3 +1,5 @@
+/** Metrics and tracing of every GraphQL operation. */
+
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type DocumentNode, getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';

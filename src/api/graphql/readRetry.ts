@@ -1,3 +1,5 @@
+/** Retrying a query once when its database connection was lost. */
+
 import { getOperationAST, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isConnectionLost } from '../../platform/db/errors';

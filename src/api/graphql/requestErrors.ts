@@ -1,3 +1,5 @@
+/** The errors /graphql answers with before a resolver runs, in the service's vocabulary: documented error codes. */
+
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin, processRegularResult } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -6,8 +8,6 @@ import { requestLog } from '../../platform/logger';
 import { refusalBody } from './csrf';
 
 /**
- * The errors /graphql answers with before a resolver runs, in the service's vocabulary.
- *
  * Yoga and graphql-js name their request errors in their own terms (BAD_REQUEST,
  * GRAPHQL_PARSE_FAILED, no code at all for a variable that does not coerce) and
  * Yoga adds the JSON parser's exception (`originalError: {name: "SyntaxError"}`)

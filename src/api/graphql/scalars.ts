@@ -1,3 +1,5 @@
+/** The schema's custom scalars: DateTime, Decimal, JSON, Upload. */
+
 import { GraphQLError, Kind } from 'graphql';
 import { GraphQLUpload } from 'graphql-upload-minimal';
 import { builder } from './builder';

@@ -1,3 +1,5 @@
+/** Reading REST and GraphQL request bodies: size limits, JSON parsing, key casing. */
+
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../platform/errors';
 import { camelToSnake, snakeToCamel } from '../../platform/naming';
@@ -60,10 +62,10 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Arrays and objects within arrays and objects; no REST body needs more than a handful. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** Whether JSON text opens more than `max` arrays or objects at once; one pass, no recursion, strings skipped. */
-export function nestingExceeds(text: string, max: number): boolean {
+function nestingExceeds(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -1,3 +1,5 @@
+/** Running a matched REST route: body, variables, its GraphQL operation through the pipeline, the answer. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';

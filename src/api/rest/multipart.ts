@@ -1,3 +1,5 @@
+/** multipart/form-data requests: file parts spooled to disk, and the Content-Type of each part. */
+
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, openSync, type ReadStream, unlinkSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -21,7 +23,7 @@ export interface SpooledFile {
   discard(): Promise<void>;
 }
 
-export interface MultipartForm {
+interface MultipartForm {
   fields: Record<string, string>;
   file: SpooledFile | null;
 }
@@ -114,7 +116,7 @@ export async function readMultipartForm(
 /** Part headers longer than this are not read (busboy refuses parts with larger headers). */
 const MAX_PART_HEADER_BYTES = 16 * 1024;
 
-export interface PartTypes {
+interface PartTypes {
   /**
    * The Content-Type the first file part named `name` was sent with (lowercase, without parameters),
    * null when it had none, or `fallback` when no such part was seen.

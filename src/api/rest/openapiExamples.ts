@@ -1,3 +1,5 @@
+/** Examples for the OpenAPI document, built from schemas and the error catalogue. */
+
 import { exampleProblem } from '../docs/problemExamples';
 import { type ErrorCode, STATUS_BY_CODE } from '../../platform/errors';
 
@@ -43,7 +45,7 @@ const SURFACE_CODES: Record<string, ErrorCode[]> = {
 const matchesStatus = (key: string, status: number) => (/^\dXX$/.test(key) ? Math.floor(status / 100) === Number(key[0]) : status === Number(key));
 
 /** The error codes a response with this status key and description carries. */
-export function codesOf(key: string, description: string, surface: string): ErrorCode[] {
+function codesOf(key: string, description: string, surface: string): ErrorCode[] {
   const named = [...new Set(description.match(/[a-z]+(?:_[a-z]+)*/g) ?? [])].filter(
     (w): w is ErrorCode => Object.hasOwn(STATUS_BY_CODE, w) && matchesStatus(key, STATUS_BY_CODE[w as ErrorCode]),
   );
@@ -53,7 +55,7 @@ export function codesOf(key: string, description: string, surface: string): Erro
   return DEFAULT_CODES[key] ?? [];
 }
 
-export function problemContent(baseUrl: string, codes: ErrorCode[]) {
+function problemContent(baseUrl: string, codes: ErrorCode[]) {
   return {
     'application/problem+json': {
       schema: { $ref: '#/components/schemas/Problem' },
@@ -132,7 +134,7 @@ const STRING_LISTS: Record<string, string[]> = {
 };
 
 /** A value that fits `schema`, preferring the schema's own example; `key` is the property's name. */
-export function exampleOf(schema: Json, doc: Json, direction: 'read' | 'write', key = '', depth = 0): unknown {
+function exampleOf(schema: Json, doc: Json, direction: 'read' | 'write', key = '', depth = 0): unknown {
   if (!schema || depth > 8) return null;
   if (schema.$ref) {
     const target = (schema.$ref as string)

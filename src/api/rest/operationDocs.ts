@@ -1,3 +1,5 @@
+/** Descriptions of the REST operations in the API reference, and the scopes of the public ones. */
+
 import type { Scope } from '../../kernel/access';
 
 /**
@@ -7,7 +9,7 @@ import type { Scope } from '../../kernel/access';
  * words. A route's own `openapi.description` is used where this has none; test/products/openapi.test.ts fails
  * on an operation with neither.
  */
-export interface OperationDoc {
+interface OperationDoc {
   description: string;
   /** Public API: each entry is one way in (any of them); an OAuth token needs every scope of one entry. */
   scopes?: Scope[][];

@@ -1,3 +1,5 @@
+/** REST query parameters and paging: parsing, page metadata, Link headers. */
+
 import { AppError } from '../../platform/errors';
 import type { RestRequest, RestResponse } from './routes';
 

@@ -1,3 +1,5 @@
+/** REST error responses: errors as RFC 9457 problem documents. */
+
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
@@ -12,7 +14,7 @@ const TITLES: Partial<Record<number, string>> = {
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export interface Problem {
+interface Problem {
   status: number;
   code: ErrorCode;
   detail: string;

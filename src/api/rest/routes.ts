@@ -1,10 +1,12 @@
+/** The REST route table: the route type, compiling routes to their GraphQL operations, matching a request. */
+
 import type { IncomingMessage } from 'node:http';
 import { type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../platform/context';
 import type { CompiledPlan, Pipeline } from '../pipeline';
 import { type VariableType, variableTypesOf } from './variableCheck';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RestRequest {
   req: IncomingMessage;
@@ -86,7 +88,7 @@ export function compileRoutes(pipeline: Pipeline, routes: RestRoute[], opts: { c
   return routes.map(compileRoute);
 }
 
-export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { allowed: string[] } | null;
+type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { allowed: string[] } | null;
 
 /** Finds the route for a method and path; static segments win over parameters. */
 export function matchRoute(routes: CompiledRoute[], method: string, pathname: string): RouteMatch {

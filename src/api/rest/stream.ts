@@ -1,3 +1,5 @@
+/** Sending a streamed REST response (exports). */
+
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../../platform/context';

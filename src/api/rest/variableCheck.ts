@@ -1,3 +1,5 @@
+/** Checking a REST route's variables against its operation's input types, with errors in REST terms. */
+
 import {
   type GraphQLEnumType,
   type GraphQLInputType,

@@ -1,3 +1,5 @@
+/** CLI commands for categories. */
+
 import { findStore } from '../../access/services/stores';
 import { STORE_REF } from '../../access/cli/stores';
 import { type CliCommand, defineCommand, optionalFlag, requiredFlag, UsageError } from '../../api/cli/command';

@@ -1,3 +1,5 @@
+/** CLI commands for products: bulk import and export. */
+
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { SingleBar } from 'cli-progress';

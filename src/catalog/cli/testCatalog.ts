@@ -1,3 +1,5 @@
+/** CLI commands for the test catalog: copy live products into it, delete it, follow the jobs. */
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';

@@ -1,3 +1,5 @@
+/** CLI command that removes stored image files no image uses. */
+
 import { sweepUnusedFiles } from '../services/storedFiles';
 import { storageFor } from '../../platform/storage';
 import { type CliCommand, defineCommand, optionalFlag, wholeNumberFlag } from '../../api/cli/command';

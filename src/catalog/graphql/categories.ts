@@ -1,3 +1,5 @@
+/** GraphQL operations for categories. */
+
 import { createCategory, deleteCategory, updateCategory } from '../services/categories';
 import { builder, capability } from '../../api/graphql/builder';
 

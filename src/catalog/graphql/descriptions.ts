@@ -1,3 +1,5 @@
+/** GraphQL operation that generates a product description. */
+
 import { generateDescription, MAX_WORDS, TONES } from '../services/descriptions';
 import { builder, capability } from '../../api/graphql/builder';
 

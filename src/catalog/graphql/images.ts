@@ -1,3 +1,5 @@
+/** GraphQL types and operations for product images: upload, remove, arrange. */
+
 import type { FileUpload } from 'graphql-upload-minimal';
 import * as images from '../services/images';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';

@@ -1,3 +1,5 @@
+/** GraphQL types and operations for bulk product import jobs and exports. */
+
 import type { FileUpload } from 'graphql-upload-minimal';
 import { uploadError } from '../services/images';
 import * as imports from '../services/productImports';

@@ -1,3 +1,5 @@
+/** GraphQL types and operations for products: the Product type, the product list, and product writes. */
+
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../api/graphql/builder';
@@ -13,7 +15,7 @@ const ProductSort = builder.enumType('ProductSort', {
   values: Object.fromEntries(PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
 });
 
-export const Product = builder.prismaObject('Product', {
+const Product = builder.prismaObject('Product', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),

@@ -1,17 +1,14 @@
+/**
+ * Public integration API fields, reached through the REST routes under /api/public/v1
+ * (src/catalog/rest/public.ts) with an API key or OAuth token: ctx.credential decides the store and the scopes.
+ */
+
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Scope } from '../../kernel/access';
 import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
-
-/**
- * Public integration API fields. They are reached through the REST routes
- * under /api/public/v1 (src/catalog/rest/public.ts), where the request carries an API
- * key or OAuth token: ctx.credential decides the store and the scopes.
- */
-
 
 /** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
 const PublicProduct = builder.prismaObject('Product', {

@@ -1,3 +1,5 @@
+/** GraphQL type and operation for a product's SEO record. */
+
 import { setSeo } from '../services/seo';
 import { builder, capability } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';

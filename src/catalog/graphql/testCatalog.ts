@@ -1,3 +1,5 @@
+/** GraphQL types and operations for the test catalog's jobs. */
+
 import * as testCatalog from '../services/testCatalog';
 import { JOBS_LISTED, MAX_TEST_CATALOG_COPY, TEST_CATALOG_JOB_KINDS, TEST_CATALOG_JOB_STATUSES, type TestCatalogJobRecord } from '../services/testCatalog';
 import { builder, capability } from '../../api/graphql/builder';

@@ -1,3 +1,5 @@
+/** GraphQL type and operations for product variants: list and replace. */
+
 import { listVariants, replaceVariants } from '../services/variants';
 import { builder, capability } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';

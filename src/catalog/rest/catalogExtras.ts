@@ -1,3 +1,5 @@
+/** REST routes for a product's variants and SEO record, and for description generation. */
+
 import type { FieldError } from '../../platform/errors';
 import { MAX_WORDS, TONES } from '../services/descriptions';
 import { SEO_LIMITS } from '../services/seo';

@@ -1,3 +1,5 @@
+/** REST routes for product images: upload (multipart) and remove. */
+
 import { Upload } from 'graphql-upload-minimal';
 import { requireCapability } from '../../access/auth/authorization';
 import { AppError } from '../../platform/errors';

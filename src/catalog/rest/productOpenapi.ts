@@ -1,3 +1,5 @@
+/** OpenAPI fragments of the merchant product routes. */
+
 import { PRODUCT_STATUSES } from '../services/products';
 import { PRODUCT_SORTS } from '../services/productList';
 import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';

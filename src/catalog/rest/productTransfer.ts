@@ -1,3 +1,5 @@
+/** REST routes for bulk product import and export. */
+
 import { Upload } from 'graphql-upload-minimal';
 import { requireCapability } from '../../access/auth/authorization';
 import { AppError } from '../../platform/errors';

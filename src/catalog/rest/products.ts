@@ -1,3 +1,5 @@
+/** The merchant REST product routes under /api/v1/merchant/stores/:storeId/products. */
+
 import { requireCapability } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
@@ -72,8 +74,8 @@ const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
 /**
  * The product list's operation data (ListProducts with RestProduct) from the services, without GraphQL
  * execution: the products field's scope check, its page of ids, the full rows and the REST representation,
- * which is the fragment's selection in its order. A list page ran 20 products of 20 fields each through
- * graphql-js and the field wrappers, a third of the request's CPU.
+ * which is the fragment's selection in its order. Executing the document would run every field of every
+ * product through graphql-js and the field wrappers, a large share of a list request's CPU.
  */
 async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
   requireCapability(ctx, 'readCatalog', v.storeId);

@@ -1,3 +1,5 @@
+/** The public API's catalog routes under /api/public/v1. */
+
 import { allows } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';

@@ -1,3 +1,5 @@
+/** REST routes for the test catalog's jobs. */
+
 import { PRODUCT_STATUSES } from '../services/products';
 import { JOBS_LISTED, MAX_TEST_CATALOG_COPY, TEST_CATALOG_JOB_KINDS, TEST_CATALOG_JOB_STATUSES } from '../services/testCatalog';
 import { camelizeKeys, requireObject } from '../../api/rest/body';

@@ -1,3 +1,5 @@
+/** The catalog a request works on: one store, in the request's mode. */
+
 import type { Mode } from '../../kernel/access';
 
 /**

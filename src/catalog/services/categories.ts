@@ -1,3 +1,5 @@
+/** The category service: create, update, delete and list a store's categories. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import { isUuid } from '../../kernel/ids';
@@ -10,7 +12,7 @@ import { slug } from './slugs';
 import { parseInput } from '../../platform/validation';
 
 /** Product inputs accept category slugs of up to 128 characters, so a longer one could never be used. */
-export const CATEGORY_SLUG_MAX = 128;
+const CATEGORY_SLUG_MAX = 128;
 
 const CreateCategory = z.object({
   storeId: z.string(),

@@ -1,11 +1,13 @@
+/** The demo store seeded on the first start. */
+
 import { issueDashboardToken } from '../../access/auth/dashboardTokens';
 import type { RequestContext } from '../../platform/context';
 import { createCategory } from './categories';
 import { createProduct } from './products';
 import { createStore, createUser } from '../../access/services/stores';
 
-export const DEMO_EMAIL = 'owner@demo.store';
-export const DEMO_PASSWORD = 'demo-password';
+const DEMO_EMAIL = 'owner@demo.store';
+const DEMO_PASSWORD = 'demo-password';
 
 /** Seeds a demo store on first start (when there are no users). Returns the demo credentials, or null if already seeded. */
 export async function seedDemo(ctx: RequestContext) {

@@ -1,3 +1,5 @@
+/** Product description generation: the OpenAI-compatible provider, the local one, and picking between them. */
+
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Config } from '../../platform/config';
@@ -9,7 +11,7 @@ import { LocalProvider } from './localDescriptions';
 import { isUuid } from '../../kernel/ids';
 import { parseInput, withOpaqueKeysInMessages } from '../../platform/validation';
 
-export { MAX_WORDS, TONES, type DescriptionBrief, type DescriptionProvider, type Tone } from './descriptionTypes';
+export { MAX_WORDS, TONES } from './descriptionTypes';
 
 type AiConfig = Config['ai'];
 type OpenAiConfig = Extract<AiConfig, { kind: 'openai' }>;
@@ -24,7 +26,7 @@ export class OpenAICompatibleProvider implements DescriptionProvider {
   readonly name = 'openai';
   readonly model: string;
   private readonly client: OpenAI;
-  /** The SDK, loaded when a provider is made rather than at start (10 MB of RSS a service without AI never uses). */
+  /** The SDK, loaded when a provider is made rather than at start (memory a service without AI never needs). */
   private readonly sdk: typeof OpenAI;
 
   constructor(private readonly cfg: OpenAiConfig) {
@@ -77,7 +79,7 @@ function systemPrompt(b: DescriptionBrief): string {
 }
 
 /** Models overshoot word limits; cut at the last sentence end that fits, else at the word limit. */
-export function capWords(text: string, maxWords: number): string {
+function capWords(text: string, maxWords: number): string {
   const words = text.trim().split(/\s+/);
   if (words.length <= maxWords) return text.trim();
   const head = words.slice(0, maxWords).join(' ');
@@ -89,7 +91,7 @@ export function capWords(text: string, maxWords: number): string {
 const providers = new WeakMap<AiConfig, DescriptionProvider>();
 
 /** One provider (and HTTP client) per configuration. */
-export function providerFor(ai: AiConfig): DescriptionProvider {
+function providerFor(ai: AiConfig): DescriptionProvider {
   let p = providers.get(ai);
   if (!p) {
     p = ai.kind === 'openai' ? new OpenAICompatibleProvider(ai) : new LocalProvider();
@@ -126,7 +128,7 @@ const DescriptionInput = z
   })
   .refine((v) => v.productId !== undefined || v.name !== undefined, { path: ['name'], message: 'is required unless product_id is given' });
 
-export type DescriptionRequest = z.input<typeof DescriptionInput>;
+type DescriptionRequest = z.input<typeof DescriptionInput>;
 
 /**
  * Generates a product description. With `productId` the product supplies the

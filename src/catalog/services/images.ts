@@ -1,3 +1,5 @@
+/** The product image service: validate, re-encode and store uploads; remove and arrange images. */
+
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -25,10 +27,9 @@ let sharpModule: typeof Sharp | undefined;
 
 /**
  * sharp (libvips), loaded on the first upload rather than at start: most
- * requests never touch an image, and the library costs about 11 MB of
- * resident memory once loaded. Its operation cache stays off: every input is
- * a fresh temp file, so libvips' cache would only hold descriptors of
- * deleted files.
+ * requests never touch an image, and the library holds memory once loaded.
+ * Its operation cache stays off: every input is a fresh temp file, so
+ * libvips' cache would only hold descriptors of deleted files.
  */
 function sharp(...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> {
   if (!sharpModule) {
@@ -39,7 +40,7 @@ function sharp(...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> {
   return sharpModule(...args);
 }
 
-export { IMAGE_TYPES, imageUrl };
+export { imageUrl };
 
 /** A file being uploaded (the shape graphql-upload-minimal resolves; the REST layer builds the same). */
 export interface UploadedFile {
@@ -49,7 +50,7 @@ export interface UploadedFile {
   createReadStream(): Readable;
 }
 
-export interface ImageUpload {
+interface ImageUpload {
   storeId: string;
   file: UploadedFile | Promise<UploadedFile>;
   productId?: string | null;
@@ -221,7 +222,7 @@ const UNDECLARED_TYPES = new Set(['', 'application/octet-stream']);
  * refused whatever its bytes. A declared image type is not trusted either: the bytes decide what
  * is stored (a PNG declared image/jpeg is stored as PNG), and they must be one of the three.
  */
-export function assertDeclaredType(declared: string | null | undefined): void {
+function assertDeclaredType(declared: string | null | undefined): void {
   const type = (declared ?? '').split(';')[0].trim().toLowerCase();
   if (UNDECLARED_TYPES.has(type) || ACCEPTED_TYPES.includes(type)) return;
   throw new AppError('unsupported_media_type', `The file was sent as ${type}; only ${ACCEPTED_TYPES.join(', ')} are accepted`, {
@@ -230,7 +231,7 @@ export function assertDeclaredType(declared: string | null | undefined): void {
 }
 
 /** The format the file's first bytes announce, or null. The declared name and Content-Type are not trusted. */
-export function sniffImageFormat(head: Buffer): ImageFormat | null {
+function sniffImageFormat(head: Buffer): ImageFormat | null {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
   if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'webp';

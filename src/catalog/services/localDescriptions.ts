@@ -1,3 +1,5 @@
+/** The built-in description provider: templates, no network. */
+
 import type { DescriptionBrief, DescriptionProvider, Tone } from './descriptionTypes';
 
 /**

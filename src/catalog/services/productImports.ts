@@ -1,3 +1,5 @@
+/** Bulk product imports as background jobs: queueing a file, running it, reporting on it; and export checks. */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { RequestContext } from '../../platform/context';
 import { Prisma, type PrismaClient } from '../../platform/db/client';
@@ -35,15 +37,15 @@ import { ImportFileError, readRecords } from '../transfer/reader';
 
 export const PRODUCT_IMPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 /** Bytes per stored chunk of an uploaded file. */
-export const CHUNK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 /** How long a runner holds a reject_failed_rows job between batches. */
-export const IMPORT_LEASE_MS = 2 * 60_000;
+const IMPORT_LEASE_MS = 2 * 60_000;
 /** productImports lists the store's latest imports. */
 export const IMPORTS_LISTED = 50;
 
 export type ProductImportRecord = Prisma.ProductImportGetPayload<object>;
 
-export interface ImportRequest {
+interface ImportRequest {
   format: TransferFormat;
   dryRun?: boolean;
   errorPolicy?: ErrorPolicy;
@@ -72,7 +74,7 @@ function checkRequest(r: ImportRequest) {
 }
 
 /** An import file that cannot be read, as the API answers it: 422 validation_failed, the file error's code on the field `file`. */
-export function fileProblem(e: ImportFileError): AppError {
+function fileProblem(e: ImportFileError): AppError {
   return new AppError('validation_failed', `file: ${e.message}`, { errors: [{ field: 'file', code: e.code, message: e.message }], details: e.row ? { row: e.row } : undefined });
 }
 

@@ -1,3 +1,5 @@
+/** Product lists: filters, sorts, search ranking, totals and pages, in one SQL statement per page. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Mode } from '../../kernel/access';
@@ -83,9 +85,8 @@ function orderSql(sort: ProductSort | undefined): Prisma.Sql {
  * the number of matches: names come from the name-prefix index (or the
  * created_at order when a prefix is common), the other groups from the
  * created_at order filtered by the search (or the trigram index when the words
- * are rare). Scoring every match by trigram similarity, as before, read and
- * ranked all 50,000 matches of a common word in a million products before the
- * first page could be cut (405 ms).
+ * are rare). Scoring every match by trigram similarity instead would read and
+ * rank every match of a common word before the first page could be cut.
  */
 function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, offset: number): Prisma.Sql {
   const q = searchTerms(search).join(' ');
@@ -120,9 +121,9 @@ function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, 
  * its matches exactly up to this many pages past the page asked for; beyond
  * that `total` is that bound, `totalExact` false (more than `total`: "1–20 of
  * 200+"), and `hasMore` is exact either way. The bound follows the page, not the catalog:
- * counting to a fixed 10,000 cost 100 ms for a common word in a million
- * products (the trigram index yields every match before the first is
- * counted), ten pages 5 ms, and ten pages are what a pager shows ahead.
+ * a fixed bound makes a common word count that many matches (the trigram index
+ * yields every match before the first is counted), and ten pages are what a
+ * pager shows ahead.
  */
 export const COUNTED_PAGES_AHEAD = 10;
 

@@ -1,3 +1,5 @@
+/** Reading products' full rows (what the representation shows) in one statement. */
+
 import { isDeepStrictEqual } from 'node:util';
 import type { Mode } from '../../kernel/access';
 import { Prisma, readRows } from '../../platform/db/client';
@@ -56,7 +58,7 @@ const COLUMNS: Record<string, string> = {
  * One statement for the full rows. PostgreSQL builds the relations as JSON, so
  * the rows arrive in one round trip with no join fan-out, and Prisma only maps
  * the raw result: its own relation loading (query plan, nested result mapping)
- * cost three times the CPU per page.
+ * costs several times the CPU per page.
  */
 const SELECT_FULL_ROWS = `SELECT ${Object.entries(COLUMNS)
   .map(([field, column]) => `p.${column} AS "${field}"`)

@@ -1,3 +1,5 @@
+/** Scheduled publishing and unpublishing of products, run by the worker. */
+
 import type { RequestContext } from '../../platform/context';
 import { transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { emitProductEvent, productBeforeWrite, setProductStatus, writeProductVersion } from './products';

@@ -1,3 +1,5 @@
+/** The product service: input rules, create, read, update, delete, publish and unpublish, with their events. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -32,7 +34,7 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?
  * Date; null for anything else, including impossible dates (February 30) that
  * Date.parse would roll over and offset-less times it would read as local.
  */
-export function parseRfc3339(s: string): Date | null {
+function parseRfc3339(s: string): Date | null {
   const m = RFC3339.exec(s);
   if (!m) return null;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
@@ -85,8 +87,8 @@ export const ProductCreateInput = z.object({
   publishAt: ProductFields.publishAt.optional(),
   unpublishAt: ProductFields.unpublishAt.optional(),
 });
-export const ProductUpdateInput = z.object(ProductFields).partial();
-export type ProductCreate = z.input<typeof ProductCreateInput>;
+const ProductUpdateInput = z.object(ProductFields).partial();
+type ProductCreate = z.input<typeof ProductCreateInput>;
 export type ProductUpdate = z.input<typeof ProductUpdateInput>;
 /** What callers may pass to an update: a null is rejected (except publishAt/unpublishAt, where it clears), not taken as "keep". */
 type ProductUpdateArgs = { [K in keyof ProductUpdate]?: ProductUpdate[K] | null };
@@ -209,7 +211,7 @@ export async function productBeforeWrite<I extends BeforeParts>(t: TransactionCo
 /** The relations a write may change, to read before it: each is one of the product view's. */
 type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_VIEW_INCLUDE)[K] } & { variants?: { select: { sku: true } } };
 /** Every part, for a write that ends the product (its event carries the whole last state). */
-export const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
+const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
 
 /**
  * Moves the product from the version read (by productBeforeWrite, which holds
@@ -247,7 +249,7 @@ function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof Pro
 }
 
 /** When the product is published and unpublished by the scheduler; null: not scheduled. */
-export interface Schedule {
+interface Schedule {
   publishAt: Date | null;
   unpublishAt: Date | null;
 }

@@ -1,3 +1,5 @@
+/** What the public API's storefront reads: active products only, and the supported countries. */
+
 import { z } from 'zod';
 import { SUPPORTED_COUNTRIES } from '../../platform/reference/supportedCountries';
 import type { RequestContext } from '../../platform/context';
@@ -8,9 +10,9 @@ import { catalogOf } from './catalogScope';
 
 /** Sorts a storefront may use: inventory is not public, so neither is sorting by it. */
 export const PUBLIC_PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price'] as const satisfies readonly ProductSort[];
-export type PublicProductSort = (typeof PUBLIC_PRODUCT_SORTS)[number];
+type PublicProductSort = (typeof PUBLIC_PRODUCT_SORTS)[number];
 
-export interface PublicProductFilter {
+interface PublicProductFilter {
   search?: string;
   category?: string;
   tags?: string[];

@@ -1,10 +1,11 @@
+/** The SEO service: a product's SEO record, its rules and its writes. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
 import { transaction } from '../../platform/outbox/outbox';
 import { AppError, notFound } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
-import { PRODUCT_VIEW_INCLUDE } from './views';
 import { emitProductEvent, isUuid, productBeforeWrite, requireVersion, writeProductVersion } from './products';
 import { slug } from './slugs';
 import { parseInput } from '../../platform/validation';
@@ -47,7 +48,7 @@ export const SeoInput = z.object({
   noindex: z.boolean().nullish(),
 });
 
-export type SeoWrite = z.input<typeof SeoInput>;
+type SeoWrite = z.input<typeof SeoInput>;
 
 type SeoFields = { title?: string | null; description?: string | null; slug?: string | null; canonicalUrl?: string | null; ogImageUrl?: string | null; noindex?: boolean | null };
 

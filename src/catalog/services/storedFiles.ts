@@ -1,9 +1,9 @@
+/** Stored image files and the images that use them: keeping a file for an upload, sweeping unused ones. */
+
 import type { Prisma, PrismaClient } from '../../platform/db/client';
 import type { FileStorage } from '../../platform/storage';
 
 /**
- * Stored files and the images that use them.
- *
  * A file is content-addressed (`<sha256>.<ext>`) and shared by every image with
  * the same bytes, in any store or mode; it is used while some `product_images`
  * row has its sha256. Removing an image leaves its file, and the sweep below
@@ -30,7 +30,7 @@ export async function keepStoredFile(tx: Prisma.TransactionClient, storage: File
   if (!(await storage.exists(stored.key))) await storage.putFile(localPath, stored.key.slice(stored.key.indexOf('.') + 1));
 }
 
-export interface SweepResult {
+interface SweepResult {
   /** Files old enough to be considered. */
   examined: number;
   /** Files removed because no image uses them. */

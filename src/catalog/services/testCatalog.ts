@@ -1,3 +1,5 @@
+/** Sandbox tools of a store: copying live products into the test catalog, and deleting the test catalog. */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
@@ -11,8 +13,7 @@ import { listProductIds, listProductIdsAfter, ProductFilterInput } from './produ
 import { parseInput } from '../../platform/validation';
 
 /**
- * Sandbox tools of a store: copy live products into the test catalog, and
- * delete the test catalog. Both are jobs (table test_catalog_jobs): the request
+ * Copying and deleting are both jobs (table test_catalog_jobs): the request
  * only checks and records the job (202), the worker (src/jobs/worker.ts) or the
  * CLI with --wait runs it in batches, each batch one transaction that also
  * moves the job's progress counters, so a job that stops half-way (a crashed
@@ -43,13 +44,13 @@ import { parseInput } from '../../platform/validation';
 /** The most live products one copy may take; more matches are refused (422 too_many_products): narrow the filter. */
 export const MAX_TEST_CATALOG_COPY = 10_000;
 /** Live products copied per transaction. */
-export const COPY_BATCH_SIZE = 200;
+const COPY_BATCH_SIZE = 200;
 /** Test products deleted per transaction. */
-export const DELETE_BATCH_SIZE = 500;
+const DELETE_BATCH_SIZE = 500;
 /** How long a runner holds a job between batches; once it passes, another runner takes the job over. */
 export const JOB_LEASE_MS = 2 * 60_000;
 /** Batches one call of the runner runs by default (the worker's pass stays short; the job goes on next pass). */
-export const DEFAULT_RUN_LIMIT = 3;
+const DEFAULT_RUN_LIMIT = 3;
 /** testCatalogJobs lists the store's latest jobs, newest first. */
 export const JOBS_LISTED = 50;
 
@@ -57,8 +58,8 @@ export const TEST_CATALOG_JOB_KINDS = ['copy_live', 'delete_test_data'] as const
 export const TEST_CATALOG_JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
 /** The product list filter a copy takes: the merchant list's search, category, tags and status (or is_active). */
-export const TestCatalogCopyFilterInput = ProductFilterInput.pick({ search: true, category: true, tags: true, status: true, isActive: true }).strict();
-export type TestCatalogCopyFilter = z.input<typeof TestCatalogCopyFilterInput>;
+const TestCatalogCopyFilterInput = ProductFilterInput.pick({ search: true, category: true, tags: true, status: true, isActive: true }).strict();
+type TestCatalogCopyFilter = z.input<typeof TestCatalogCopyFilterInput>;
 type StoredFilter = z.output<typeof TestCatalogCopyFilterInput>;
 
 export type TestCatalogJobRecord = Prisma.TestCatalogJobGetPayload<object>;

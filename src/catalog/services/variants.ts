@@ -1,3 +1,5 @@
+/** The variant service: a product's variants, validated and replaced as a whole. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -40,10 +42,8 @@ const ReplaceInput = z.object({
   variants: z.array(VariantInput).max(MAX_VARIANTS_PER_PRODUCT, `at most ${MAX_VARIANTS_PER_PRODUCT} variants per product`),
 });
 
-export type VariantWrite = z.input<typeof VariantInput>;
-
 /** Canonical JSON of an option map (keys sorted by code point), the value of the (product, options) uniqueness. */
-export function optionsKey(options: Record<string, string>): string {
+function optionsKey(options: Record<string, string>): string {
   const keys = Object.keys(options).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, options[k]])));
 }

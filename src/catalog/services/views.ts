@@ -163,7 +163,7 @@ export const PRODUCT_VIEW_INCLUDE = {
 export type ProductViewRow = Prisma.ProductGetPayload<{ include: typeof PRODUCT_VIEW_INCLUDE }>;
 
 type ViewOf<R extends Representation<any>> = { [K in keyof R]: ReturnType<R[K]['row']> };
-export type ProductView = ViewOf<typeof PRODUCT>;
+type ProductView = ViewOf<typeof PRODUCT>;
 
 /** The product as REST shows it (PRODUCT), from its full row. */
 export const productView = (p: ProductViewRow, baseUrl: string) => viewOf(PRODUCT, p, baseUrl) as ProductView;

@@ -1,3 +1,5 @@
+/** Bulk export: a store's products streamed as CSV or JSON Lines. */
+
 import { stringify } from 'csv-stringify/sync';
 import type { RequestContext } from '../../platform/context';
 import { isUuid } from '../../kernel/ids';
@@ -6,7 +8,7 @@ import { listProductIdsAfter, type ProductFilter } from '../services/productList
 import { COLUMNS, csvCells, type ExportRow, exportRecord, type TransferFormat } from './format';
 
 /** Products read per keyset page: memory holds one page, whatever the catalog's size. */
-export const EXPORT_PAGE_SIZE = 100;
+const EXPORT_PAGE_SIZE = 100;
 
 const EXPORT_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },

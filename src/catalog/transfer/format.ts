@@ -1,3 +1,5 @@
+/** The bulk product file format (CSV and JSON Lines), shared by import and export. */
+
 import type { FieldError } from '../../platform/errors';
 import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type variantView, viewOf } from '../services/views';
 
@@ -37,14 +39,14 @@ export const COLUMNS = [
   'seo_og_image_url',
   'seo_noindex',
 ] as const;
-export type Column = (typeof COLUMNS)[number];
+type Column = (typeof COLUMNS)[number];
 
 /** Read and ignored (with one warning per file): images are uploaded on their own, never fetched from a URL by an import. */
 export const IGNORED_COLUMNS = ['image_urls'] as const;
 
 export const CONTENT_TYPES: Record<TransferFormat, string> = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' };
 
-export const LIST_SEPARATOR = '|';
+const LIST_SEPARATOR = '|';
 
 const SEO_COLUMNS = { seo_title: 'title', seo_description: 'description', seo_slug: 'slug', seo_canonical_url: 'canonicalUrl', seo_og_image_url: 'ogImageUrl', seo_noindex: 'noindex' } as const;
 type SeoColumn = keyof typeof SEO_COLUMNS;
@@ -57,7 +59,7 @@ export interface RowError {
   message: string;
 }
 
-export interface ImportVariant {
+interface ImportVariant {
   sku: unknown;
   title?: unknown;
   options?: unknown;
@@ -87,7 +89,7 @@ export interface ImportRow {
 }
 
 /** A service's field name (ProductCreateInput, the variant and SEO inputs) as the file names it. */
-export function columnOf(field: string, part: 'product' | 'variants' | 'seo'): string {
+function columnOf(field: string, part: 'product' | 'variants' | 'seo'): string {
   if (part === 'variants') return field.replace(/^variants\.(\d+)\.inventoryQuantity/, 'variants.$1.inventory_quantity');
   if (part === 'seo') {
     const col = (Object.keys(SEO_COLUMNS) as SeoColumn[]).find((c) => SEO_COLUMNS[c] === field.split('.')[0]);

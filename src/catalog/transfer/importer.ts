@@ -1,3 +1,5 @@
+/** Bulk import: creating and updating products from a file through the services, in batches. */
+
 import type { RequestContext } from '../../platform/context';
 import { Prisma, type PrismaClient } from '../../platform/db/client';
 import { v7 as uuidv7 } from 'uuid';
@@ -41,7 +43,7 @@ export const ERROR_POLICIES = ['reject_everything', 'reject_failed_rows'] as con
 export type ErrorPolicy = (typeof ERROR_POLICIES)[number];
 
 /** Rows per batch: per transaction under reject_failed_rows, per lookup and outbox flush otherwise. */
-export const IMPORT_BATCH_SIZE = 200;
+const IMPORT_BATCH_SIZE = 200;
 /** Errors a summary (and a job) keeps; errorCount counts them all. */
 export const MAX_REPORTED_ERRORS = 1000;
 /** How long a whole-file transaction (reject_everything, dry runs) may stay open. */
@@ -59,7 +61,7 @@ export interface ImportCounts {
   errorCount: number;
 }
 
-export interface ImportSummary extends ImportCounts {
+interface ImportSummary extends ImportCounts {
   dryRun: boolean;
   errorPolicy: ErrorPolicy;
   /** Whether the writes were kept: false for a dry run, and for reject_everything with any error (then nothing was imported). */
@@ -69,7 +71,7 @@ export interface ImportSummary extends ImportCounts {
   warnings: RowError[];
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   format: TransferFormat;
   dryRun?: boolean;
   errorPolicy?: ErrorPolicy;
@@ -90,7 +92,7 @@ export interface ImportOptions {
 }
 
 /** The file: its bytes, or a way to read them through a database client (a file stored in the database). */
-export type ImportSource = AsyncIterable<Uint8Array> | ((db: Prisma.TransactionClient | PrismaClient) => AsyncIterable<Uint8Array>);
+type ImportSource = AsyncIterable<Uint8Array> | ((db: Prisma.TransactionClient | PrismaClient) => AsyncIterable<Uint8Array>);
 
 /** Thrown to roll a whole-file transaction back (dry run, or errors under reject_everything). */
 class RollBack extends Error {}

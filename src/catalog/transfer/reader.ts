@@ -1,18 +1,16 @@
+/**
+ * Reads an import file as a stream of records, never the whole file at once: UTF-8 only (a byte order mark is
+ * skipped), CSV through csv-parse, JSON Lines split into lines. What makes the whole file unreadable is an
+ * ImportFileError with a stable code; a bad record is a row error, and reading goes on.
+ */
+
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { COLUMNS, IGNORED_COLUMNS, type RowError, type TransferFormat } from './format';
 
-/**
- * Reads an import file as a stream of records, never the whole file at once:
- * bytes are decoded as UTF-8 (a byte order mark is skipped; anything that is
- * not UTF-8 stops the file), CSV goes through csv-parse, JSON Lines is split
- * into lines. What makes the whole file unreadable is an ImportFileError with a
- * stable code; what is wrong with one record is a row error, and reading goes on.
- */
-
 /** File errors: the file as a whole cannot be read (or is over a limit). */
-export const FILE_ERROR_CODES = ['invalid_encoding', 'empty_file', 'missing_header', 'unknown_column', 'duplicate_column', 'malformed_csv', 'line_too_long', 'too_many_rows'] as const;
-export type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
+const FILE_ERROR_CODES = ['invalid_encoding', 'empty_file', 'missing_header', 'unknown_column', 'duplicate_column', 'malformed_csv', 'line_too_long', 'too_many_rows'] as const;
+type FileErrorCode = (typeof FILE_ERROR_CODES)[number];
 
 export class ImportFileError extends Error {
   constructor(
@@ -28,7 +26,7 @@ export class ImportFileError extends Error {
 
 export type ReadItem = { row: number; record: Record<string, unknown> } | { row: number; error: RowError };
 
-export interface ReadOptions {
+interface ReadOptions {
   format: TransferFormat;
   maxRows: number;
   /** Told the bytes read so far, as they are read (a progress bar of the file). */

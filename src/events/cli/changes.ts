@@ -1,3 +1,5 @@
+/** CLI command for a store's change history. */
+
 import { MODES } from '../../kernel/access';
 import { RESOURCE_TYPES } from '../../kernel/events';
 import { CHANGES_PAGE, listChanges } from '../services/history';

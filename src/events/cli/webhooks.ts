@@ -1,3 +1,5 @@
+/** CLI commands for webhook endpoints and the delivery log. */
+
 import type { RequestContext } from '../../platform/context';
 import { EVENT_TYPES } from '../../kernel/events';
 import { isUuid } from '../../kernel/ids';

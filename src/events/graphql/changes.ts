@@ -1,3 +1,5 @@
+/** GraphQL types and queries for the change history and the event catalogue. */
+
 import { ACTOR_KINDS, type DomainEvent, EVENT_SOURCES, EVENT_TYPES, RESOURCE_TYPES } from '../../kernel/events';
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE, listChanges } from '../services/history';

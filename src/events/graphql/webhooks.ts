@@ -1,3 +1,5 @@
+/** GraphQL types and operations for webhook endpoints and the delivery log. */
+
 import { AppError } from '../../platform/errors';
 import * as endpoints from '../webhooks/endpoints';
 import {

@@ -1,3 +1,5 @@
+/** REST routes for the change history. */
+
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE } from '../services/history';
 import { intParam, keysetPage, listParam } from '../../api/rest/params';

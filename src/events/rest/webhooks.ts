@@ -1,3 +1,5 @@
+/** REST routes for webhook endpoints and the delivery log. */
+
 import type { FieldError } from '../../platform/errors';
 import { DEFAULT_SECRET_OVERLAP_HOURS, MAX_DESCRIPTION_LENGTH, MAX_ENDPOINTS_PER_MODE, MAX_SECRET_OVERLAP_HOURS } from '../webhooks/endpoints';
 import { MESSAGE_STATUSES, MESSAGES_PAGE } from '../webhooks/log';

@@ -1,3 +1,5 @@
+/** The change history service: a store's recorded events, filtered and paged. */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -30,9 +32,9 @@ const ChangeFilter = z.object({
 });
 
 /** What callers pass: plain strings for the enumerations, which the filter validates (422 naming the field). */
-export type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType' | 'mode'> & { types?: string[]; resourceType?: string; mode?: string };
+type ChangeQuery = Omit<z.input<typeof ChangeFilter>, 'types' | 'resourceType' | 'mode'> & { types?: string[]; resourceType?: string; mode?: string };
 
-export interface ChangePage {
+interface ChangePage {
   items: DomainEvent[];
   /** Cursor of each item: pass the last one as `after` for the next page. */
   cursors: string[];
@@ -55,7 +57,7 @@ function decodeCursor(cursor: string): string {
 
 type EventRow = Prisma.EventGetPayload<object>;
 
-export function toDomainEvent(e: EventRow): DomainEvent {
+function toDomainEvent(e: EventRow): DomainEvent {
   return {
     id: e.id,
     type: e.type as EventType,

@@ -1,3 +1,5 @@
+/** Retention: pruning old events and delivery-log entries. */
+
 import type { PrismaClient } from '../../platform/db/client';
 
 /**

@@ -1,3 +1,8 @@
+/**
+ * Webhook delivery: claims due messages, POSTs each to its endpoint with Standard Webhooks headers, records
+ * the attempt and schedules the next one.
+ */
+
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -16,9 +21,6 @@ import { webhookDeliveries } from '../../platform/metrics';
 import { assertDeliverableHost, ForbiddenTargetError, guardedLookup } from './targets';
 
 /**
- * Delivery: claims due messages, POSTs each to its endpoint with Standard
- * Webhooks headers, records the attempt and schedules the next one.
- *
  * At least once, and never two attempts of one message at a time: a claim sets
  * `locked_until` (the lease: the timeout plus a margin) and bumps
  * `attempt_count` in one statement whose inner SELECT skips rows another worker
@@ -32,10 +34,10 @@ import { assertDeliverableHost, ForbiddenTargetError, guardedLookup } from './ta
  */
 
 /** The first bytes of an answer the delivery log keeps; the rest is not read. */
-export const MAX_RESPONSE_BYTES = 2048;
+const MAX_RESPONSE_BYTES = 2048;
 /** How long past the timeout a claimed message stays leased to its worker. */
-export const LEASE_MARGIN_MS = 5000;
-export const USER_AGENT = 'store-catalog-webhooks/1.0 (+https://www.standardwebhooks.com)';
+const LEASE_MARGIN_MS = 5000;
+const USER_AGENT = 'store-catalog-webhooks/1.0 (+https://www.standardwebhooks.com)';
 
 export interface DeliveryDeps {
   db: () => PrismaClient;
@@ -68,7 +70,7 @@ interface Claimed {
   failingSince: Date | null;
 }
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   messageId: string;
   endpointId: string;
   number: number;
@@ -97,7 +99,7 @@ interface Result {
   finishedAt: Date;
 }
 
-export interface Deliverer {
+interface Deliverer {
   /** Attempts running now. */
   inFlight(): number;
   /**
@@ -242,27 +244,6 @@ export function createDeliverer(deps: DeliveryDeps, hooks: { onSettled?: () => v
       agents.https.destroy();
     },
   };
-}
-
-/**
- * Claims and delivers every due message up to `limit` (in rounds of
- * WEBHOOK_CONCURRENCY) and waits for the results. For tests and one-shot runs;
- * the worker keeps a Deliverer of its own.
- */
-export async function deliverDue(deps: DeliveryDeps, opts: { now: Date; limit?: number }): Promise<AttemptOutcome[]> {
-  const deliverer = createDeliverer(deps);
-  const all: AttemptOutcome[] = [];
-  try {
-    const limit = opts.limit ?? 1000;
-    while (all.length < limit) {
-      const { claimed, done } = await deliverer.claimAndStart({ now: opts.now, limit: limit - all.length });
-      if (claimed === 0) break;
-      all.push(...(await done));
-    }
-    return all;
-  } finally {
-    deliverer.close();
-  }
 }
 
 async function claim(db: PrismaClient, now: Date, leaseEnd: Date, limit: number): Promise<Claimed[]> {
@@ -498,7 +479,7 @@ async function recordEndpointHealth(deps: DeliveryDeps, results: Result[]): Prom
 }
 
 /** Disables an enabled endpoint and records webhook_endpoint.disabled; a no-op when another worker got there first. */
-export async function disableEndpoint(deps: Pick<DeliveryDeps, 'systemContext' | 'log'>, endpointId: string, reason: 'gone' | 'failing'): Promise<boolean> {
+async function disableEndpoint(deps: Pick<DeliveryDeps, 'systemContext' | 'log'>, endpointId: string, reason: 'gone' | 'failing'): Promise<boolean> {
   const ctx = deps.systemContext();
   const disabled = await transaction(ctx, async (t) => {
     const before = await t.tx.webhookEndpoint.findUnique({ where: { id: endpointId } });

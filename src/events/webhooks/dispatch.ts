@@ -1,3 +1,5 @@
+/** Webhook dispatch: turning outbox events into messages for the endpoints that want them. */
+
 import type { PrismaClient } from '../../platform/db/client';
 
 /**
@@ -11,7 +13,7 @@ import type { PrismaClient } from '../../platform/db/client';
  * event when it is sent (src/events/webhooks/payload.ts).
  */
 
-export interface DispatchResult {
+interface DispatchResult {
   /** Events taken from the outbox (with or without an endpoint that wanted them). */
   events: number;
   /** Messages created. */

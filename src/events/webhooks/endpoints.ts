@@ -1,3 +1,9 @@
+/**
+ * Webhook endpoints of a store: where its events are delivered. Each endpoint has one mode for life (a test
+ * endpoint receives test-mode events only) and a signing secret shown once, when it is created or rolled;
+ * nothing above this module ever sees a stored secret.
+ */
+
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -12,13 +18,6 @@ import { checkWebhookUrl, MAX_URL_LENGTH } from './targets';
 import { webhookEndpointView } from '../services/views';
 import { parseInput } from '../../platform/validation';
 
-/**
- * Webhook endpoints of a store: where its events are delivered (src/events/webhooks).
- * Each endpoint has one mode for life (a test endpoint receives test-mode
- * events only) and a signing secret that is shown once, when it is created or
- * rolled; nothing above this module ever sees a stored secret.
- */
-
 /** Endpoints a store may have per mode (enabled and disabled together). */
 export const MAX_ENDPOINTS_PER_MODE = 16;
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -26,7 +25,7 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export const DEFAULT_SECRET_OVERLAP_HOURS = 24;
 export const MAX_SECRET_OVERLAP_HOURS = 7 * 24;
 /** Every event type; an endpoint subscribed to it receives all of them, including types added later. */
-export const ALL_EVENT_TYPES = '*';
+const ALL_EVENT_TYPES = '*';
 
 export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 
@@ -136,14 +135,14 @@ const UpdateEndpoint = z.object({
 });
 
 /** Plain strings from every surface; the schemas above reject unknown statuses, modes and event types (422 naming the field). */
-export interface WebhookEndpointCreate {
+interface WebhookEndpointCreate {
   url: string;
   eventTypes: string[];
   description?: string;
   status?: string;
   mode?: string;
 }
-export type WebhookEndpointUpdate = Partial<WebhookEndpointCreate>;
+type WebhookEndpointUpdate = Partial<WebhookEndpointCreate>;
 
 /** Turns custom issues' `params.code` into the field error code (unknown_event_type). */
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

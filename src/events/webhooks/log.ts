@@ -1,3 +1,5 @@
+/** The webhook delivery log: messages and attempts, and resend, replay and ping. */
+
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
@@ -22,9 +24,9 @@ export const MESSAGES_PAGE = { default: 20, max: 100 } as const;
 export const MESSAGE_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const MESSAGE_TRIGGERS = ['scheduled', 'resend', 'replay', 'ping'] as const;
 /** The type of a test message sent on request to one endpoint. */
-export const PING_EVENT_TYPE = 'ping';
+const PING_EVENT_TYPE = 'ping';
 /** Types a message can have: the event catalogue, and ping. */
-export const MESSAGE_EVENT_TYPES = [...EVENT_TYPES, PING_EVENT_TYPE] as const;
+const MESSAGE_EVENT_TYPES = [...EVENT_TYPES, PING_EVENT_TYPE] as const;
 
 /** The webhook-id header of every attempt of a message. */
 export const webhookIdOf = (messageId: string) => `msg_${messageId}`;
@@ -64,11 +66,11 @@ async function withBody<M extends { payload: string | null; eventId: string | nu
 }
 
 /** The oldest time the log still shows. */
-export const retentionStart = (ctx: RequestContext) => new Date(ctx.now().getTime() - ctx.config.webhooks.logRetentionDays * 86_400_000);
+const retentionStart = (ctx: RequestContext) => new Date(ctx.now().getTime() - ctx.config.webhooks.logRetentionDays * 86_400_000);
 
 // Views for REST-shaped output (the CLI): snake_case, as the REST routes select them.
 
-export const attemptView = (a: AttemptRow) => ({
+const attemptView = (a: AttemptRow) => ({
   id: a.id,
   number: a.number,
   trigger: a.trigger,
@@ -106,7 +108,7 @@ const MessageFilter = z.object({
 });
 
 /** Plain strings from every surface; the filter validates them (422 naming the field). */
-export interface MessageQuery {
+interface MessageQuery {
   endpointId?: string;
   status?: string;
   eventType?: string;
@@ -114,7 +116,7 @@ export interface MessageQuery {
   after?: string;
 }
 
-export interface MessagePage {
+interface MessagePage {
   items: WebhookMessageRecord[];
   cursors: string[];
   hasMore: boolean;

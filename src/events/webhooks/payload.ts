@@ -1,16 +1,14 @@
+/**
+ * The body of a webhook message (Standard Webhooks): `{type, timestamp, data}`, `data` being the event as the
+ * change history API shows it. An event's message stores no body: it is built from the event row (its stored
+ * `data` and `changes`, byte for byte) whenever it is sent or shown, so every retry carries the same bytes and
+ * an event with several endpoints is stored once. A ping stores its body.
+ */
+
 import { Prisma, type PrismaClient } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
 import type { ActorKind, DomainEvent, EventSource, EventType, ResourceType } from '../../kernel/events';
 import { changeView } from '../services/views';
-
-/**
- * The body of a webhook message (Standard Webhooks): `{type, timestamp, data}`,
- * where `data` is the event as the change history API shows it. An event's
- * message stores no body: it is built from the event row whenever it is sent
- * or shown, from the event's `data` and `changes` as stored (json, byte for
- * byte as written), so every retry carries the same bytes and an event with
- * several endpoints is stored once. A ping stores its body.
- */
 
 /** Standard Webhooks' limit; a larger event is sent without its resource representation. */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;

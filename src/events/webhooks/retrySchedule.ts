@@ -1,3 +1,5 @@
+/** When a failed webhook delivery is tried again, and when a failing endpoint is disabled. */
+
 import type { Mode } from '../../kernel/access';
 
 /**

@@ -1,4 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+/** Webhook signing secrets and signatures (Standard Webhooks). */
+
+import { createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): the secret is
@@ -8,7 +10,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * `standardwebhooks` package, not with this module.
  */
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** A new signing secret: 32 random bytes. */
 export function generateSecret(): string {
@@ -23,20 +25,11 @@ function keyOf(secret: string): Buffer {
 }
 
 /** `v1,<base64 signature>` of one message with one secret; `timestamp` in whole seconds. */
-export function sign(secret: string, id: string, timestamp: number, body: string): string {
+function sign(secret: string, id: string, timestamp: number, body: string): string {
   return 'v1,' + createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
 }
 
 /** The webhook-signature header: the current secret's signature, then the previous secret's while it overlaps. */
 export function signatureHeader(secrets: string[], id: string, timestamp: number, body: string): string {
   return secrets.map((s) => sign(s, id, timestamp, body)).join(' ');
-}
-
-/** Whether `header` carries a valid v1 signature of the message under `secret` (for the CLI's and docs' verify example). */
-export function verifySignature(secret: string, id: string, timestamp: number, body: string, header: string): boolean {
-  const expected = Buffer.from(sign(secret, id, timestamp, body));
-  return header.split(' ').some((candidate) => {
-    const got = Buffer.from(candidate);
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  });
 }

@@ -1,3 +1,5 @@
+/** The SSRF guard on webhook URLs: only public addresses, checked at every connection. */
+
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';

@@ -1,3 +1,8 @@
+/**
+ * Prisma driver adapters for PGlite and PostgreSQL, as the project needs them: extensions loaded, migration
+ * scripts run whole and awaited, named prepared statements, direct reads on the pool, no parallel query.
+ */
+
 import { createHash } from 'node:crypto';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -105,7 +110,7 @@ export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS): (query: {
 /**
  * A PostgreSQL adapter factory that can also run a read straight on the pool of
  * its connection, without Prisma: the hot read paths (a list page, a product)
- * use it, where Prisma's raw-query mapping cost more CPU than the statement.
+ * use it, where Prisma's raw-query mapping costs more CPU than the statement.
  */
 export interface PostgresAdapterFactory extends SqlMigrationAwareDriverAdapterFactory {
   /**
@@ -141,8 +146,8 @@ export function postgresAdapterFactory(
   opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean } = {},
 ): PostgresAdapterFactory {
   // Without parallel query: every statement the service sends reads about a page of rows, and a parallel plan's
-  // worker processes (forked per statement, with cold caches) cost more than they save: 47 ms of a 60 ms search
-  // page at a million products went to starting two workers.
+  // worker processes (forked per statement, with cold caches) cost more than they save: starting them takes
+  // longer than the page's work.
   const config = { max: poolSize, ...withoutParallelQuery(url) };
   const namer = opts.preparedStatements ? preparedStatementNamer() : undefined;
   // Typed as always naming; the adapter hands the result to pg as the query's `name`, where undefined means unnamed.

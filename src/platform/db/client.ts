@@ -1,3 +1,5 @@
+/** Opening the configured database (PGlite or PostgreSQL) as the process-wide Prisma client, and its direct reads. */
+
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlMigrationAwareDriverAdapterFactory, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { setFlagsFromString } from 'node:v8';
@@ -35,9 +37,9 @@ let current: Database | undefined;
 
 /**
  * For a process on PostgreSQL, called before the database opens: WebAssembly is compiled by V8's baseline
- * compiler (Liftoff) only. Prisma's query compiler is 3.4 MB of wasm; optimizing it (TurboFan tier-up) held
- * about 55 MB of RSS, for a CPU cost per Prisma query equal within noise (the hot reads do not use it). Not on
- * the embedded database, which is PostgreSQL compiled to wasm and needs the optimizer's speed.
+ * compiler (Liftoff) only. Optimizing Prisma's query compiler (TurboFan tier-up) holds tens of MB of memory
+ * and makes its queries no faster (the hot reads do not use it). Not on the embedded database, which is
+ * PostgreSQL compiled to wasm and needs the optimizer's speed.
  */
 export function compileWasmWithBaselineOnly(target: DatabaseTarget): void {
   if (target.kind === 'postgres') setFlagsFromString('--liftoff-only');
@@ -53,9 +55,9 @@ export function currentDatabase(): Database | undefined {
   return current;
 }
 
-export type DatabaseTarget = Config['database'] | { kind: 'pglite-instance'; pglite: PGlite };
+type DatabaseTarget = Config['database'] | { kind: 'pglite-instance'; pglite: PGlite };
 
-export interface OpenOptions {
+interface OpenOptions {
   migrate?: boolean;
   /** For the embedded database: the service owns and shares it; a tool (the default) goes through a running service. */
   role?: EmbeddedRole;
@@ -69,7 +71,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     const appliedMigrations = opts.migrate !== false ? await applyMigrations(adapterFactory) : [];
     const statements = { count: 0 };
     // Counted at the driver rather than with Prisma's query log: a 'query' event formats every statement's
-    // parameters and costs 150-300 µs of CPU per statement, about a fifth of a list request.
+    // parameters, a CPU cost on every statement.
     const prisma = new PrismaClient({ adapter: countingStatements(adapterFactory, statements) });
     // On PostgreSQL the hot reads skip Prisma and go to the pool (pg parses the rows); on PGlite they are Prisma raw queries.
     const direct = 'readRows' in adapterFactory ? (adapterFactory as PostgresAdapterFactory).readRows.bind(adapterFactory) : undefined;
@@ -148,12 +150,11 @@ export function readRows<T>(sql: string, values: unknown[], opts?: ReadOptions):
   return current.readRows<T>(sql, values, opts);
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /**
    * false: the statement is planned for its values on every run (sent unnamed). For statements whose best plan
    * depends on the values, such as a search: once a named statement has run five times PostgreSQL may keep one
-   * generic plan for it, and the generic plan of a common-word search took 1.3 s at a million products, its
-   * custom plan 5 ms.
+   * generic plan for it, and a search's generic plan can be hundreds of times slower than the plan for its values.
    */
   prepare?: boolean;
 }

@@ -1,3 +1,5 @@
+/** Database failures as operators and clients see them: one-line startup errors and 503 on a lost connection. */
+
 import { AppError } from '../errors';
 
 /**
@@ -100,7 +102,7 @@ export function isConnectionLost(err: unknown): boolean {
 }
 
 /** Seconds a client is asked to wait before retrying after a lost connection (the pool reconnects at once). */
-export const RETRY_AFTER_SECONDS = 1;
+const RETRY_AFTER_SECONDS = 1;
 
 /** The answer to a request whose database connection was lost: 503 service_unavailable with Retry-After. */
 export function databaseUnavailable(): AppError {

@@ -1,3 +1,5 @@
+/** Applying and diffing the Prisma migrations with the wasm schema engine. */
+
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -5,10 +7,10 @@ import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@p
 import { createSchemaEngine } from './schemaEngine';
 
 /** The project's prisma/ folder, seen from src/platform/db (tsx, jest) or dist/src/platform/db (the production build). */
-export const PRISMA_DIR =
+const PRISMA_DIR =
   ['../../../prisma', '../../../../prisma'].map((p) => path.resolve(__dirname, p)).find((d) => existsSync(path.join(d, 'schema.prisma'))) ??
   path.resolve(__dirname, '../../../prisma');
-export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
+const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
 
 const filters = { externalTables: [], externalEnums: [] };

@@ -1,3 +1,5 @@
+/** Loading Prisma's wasm schema engine, which applies migrations without a native binary. */
+
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -9,7 +11,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
  * instantiated by hand exactly as its own entry point would.
  */
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg', { with: { 'resolution-mode': 'import' } });
-export type SchemaEngine = Awaited<ReturnType<EngineModule['SchemaEngine']['new']>>;
+type SchemaEngine = Awaited<ReturnType<EngineModule['SchemaEngine']['new']>>;
 
 let loaded: Promise<EngineModule> | undefined;
 

@@ -1,3 +1,5 @@
+/** Which unique index a failed write violated, whichever driver adapter reported it. */
+
 import { Prisma } from './client';
 
 /**

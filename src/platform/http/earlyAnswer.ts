@@ -1,9 +1,11 @@
+/** Keeping a connection usable when an answer goes out before the request body was read. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How much of an unread request body is read and discarded after an early answer to keep the connection. */
-export const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
+const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
 /** How long that may take before the connection is closed instead. */
-export const DRAIN_TIMEOUT_MS = 5000;
+const DRAIN_TIMEOUT_MS = 5000;
 
 /**
  * Keeps a keep-alive connection usable when the service answers before it has read the request

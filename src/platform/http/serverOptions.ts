@@ -1,3 +1,5 @@
+/** Options of the service's HTTP server (timeouts, keep-alive). */
+
 import type { ServerOptions } from 'node:http';
 import type { Config } from '../config';
 

@@ -1,3 +1,5 @@
+/** The field-by-field changes an event records between a resource's before and after. */
+
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldChange } from '../../kernel/events';
 

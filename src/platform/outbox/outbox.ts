@@ -1,3 +1,5 @@
+/** The write transaction with its outbox: every write records its events in the transaction that makes it. */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { RequestContext } from '../context';
 import { Prisma } from '../db/client';
@@ -16,7 +18,7 @@ import { signalWorkPending } from './signal';
  * history, webhook delivery) read the same table.
  */
 
-export interface EventInput {
+interface EventInput {
   type: EventType;
   /** The store whose history shows the event; null for resources of no store (OAuth apps). */
   storeId: string | null;

@@ -4,7 +4,7 @@
  * that country may charge in (ISO 4217). Kept in the repository so a change is
  * reviewed like code; sorted by code.
  */
-export interface SupportedCountry {
+interface SupportedCountry {
   code: string;
   name: string;
   defaultCurrency: string;

@@ -1,3 +1,5 @@
+/** Content hashing of local files, for content-addressed storage. */
+
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 

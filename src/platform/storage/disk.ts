@@ -1,3 +1,5 @@
+/** Image file storage on a local disk (STORAGE_DRIVER=disk). */
+
 import { randomBytes } from 'node:crypto';
 import { access, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';

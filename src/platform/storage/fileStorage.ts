@@ -1,3 +1,5 @@
+/** The storage contract for uploaded files, and the content-addressed key format every driver uses. */
+
 import type { Readable } from 'node:stream';
 
 /** Where uploaded files live. Keys are content addresses: `<sha256 hex>.<ext>`. */
@@ -18,7 +20,7 @@ export interface FileStorage {
   urlOf(key: string): string | null;
 }
 
-export interface StoredFile {
+interface StoredFile {
   key: string;
   sha256: string;
   size: number;

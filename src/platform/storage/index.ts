@@ -1,9 +1,11 @@
+/** The file storage this process is configured with: disk or S3. */
+
 import type { Config } from '../config';
 import { DiskStorage } from './disk';
 import type { FileStorage } from './fileStorage';
 import { S3Storage } from './s3';
 
-export { CONTENT_KEY, type FileStorage } from './fileStorage';
+export type { FileStorage } from './fileStorage';
 
 const byPlace = new Map<string, FileStorage>();
 

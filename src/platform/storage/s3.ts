@@ -1,3 +1,5 @@
+/** Image file storage in an S3-compatible bucket (STORAGE_DRIVER=s3). */
+
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
@@ -12,7 +14,7 @@ import {
 import { hashFile } from './contentHash';
 import { CONTENT_KEY, type FileStorage, MIME_BY_EXT } from './fileStorage';
 
-export interface S3Settings {
+interface S3Settings {
   bucket: string;
   region: string;
   endpoint?: string;

@@ -1,3 +1,5 @@
+/** GET/HEAD /uploads/…: serving stored image files, streamed or redirected. */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors';

@@ -1,3 +1,5 @@
+/** The lock file that gives an embedded data directory one owning process at a time. */
+
 import { readFileSync, statSync, unlinkSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -24,7 +26,7 @@ export interface HeldDataDirLock {
   release(): Promise<void>;
 }
 
-export type LockAttempt = { held: HeldDataDirLock } | { busy: DataDirHolder };
+type LockAttempt = { held: HeldDataDirLock } | { busy: DataDirHolder };
 
 /**
  * Takes the lock file of an embedded data directory for this process.

@@ -1,3 +1,5 @@
+/** Opening the embedded PGlite database: as the service that owns and shares it, or as a tool through its socket. */
+
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +10,7 @@ import { acquireDataDirLock, type DataDirHolder, type HeldDataDirLock, isRunning
 import { PGliteSession } from './pgliteSession';
 import { serveOverSocket, SOCKET_FILE, type SocketServer } from './socketServer';
 
-export interface EmbeddedTarget {
+interface EmbeddedTarget {
   kind: 'pglite';
   /** PGlite's own directory (PGDATA). */
   dataDir: string;

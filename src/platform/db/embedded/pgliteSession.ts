@@ -1,3 +1,5 @@
+/** Turn-taking on PGlite's single session between the service and the clients of its socket. */
+
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
 import { Mutex } from 'async-mutex';

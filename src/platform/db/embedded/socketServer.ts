@@ -1,3 +1,8 @@
+/**
+ * The Unix socket through which psql, the CLI and migrations reach the service's embedded database
+ * (the PostgreSQL wire protocol, passed to PGlite).
+ */
+
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGliteSession } from './pgliteSession';
@@ -10,7 +15,7 @@ const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
-export interface SocketServerOptions {
+interface SocketServerOptions {
   /** A client that keeps the session (inside a transaction, or in the middle of a protocol cycle) this long without sending anything is disconnected and its transaction rolled back, so one forgotten `BEGIN` in psql cannot stall the service. */
   idleInSessionMs?: number;
   maxConnections?: number;
@@ -239,7 +244,7 @@ function simpleQuery(sql: string): Buffer {
 const READ_ONLY_TAGS = new Set(['SELECT', 'SHOW', 'SET', 'RESET', 'BEGIN', 'START', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'DISCARD', 'DEALLOCATE', 'PREPARE', 'EXPLAIN', 'FETCH', 'MOVE', 'CLOSE', 'DECLARE', 'LISTEN', 'UNLISTEN']);
 
 /** Whether a server reply holds the CommandComplete ('C') of a statement that may have written. */
-export function completesAWrite(reply: Uint8Array): boolean {
+function completesAWrite(reply: Uint8Array): boolean {
   const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
   for (let at = 0; at + 5 <= view.length; ) {
     const length = view.readInt32BE(at + 1);
@@ -253,7 +258,7 @@ export function completesAWrite(reply: Uint8Array): boolean {
 }
 
 /** The transaction status of the last ReadyForQuery ('Z') in a server reply: I idle, T in a transaction, E failed transaction. */
-export function lastReadyForQueryStatus(reply: Uint8Array): 'I' | 'T' | 'E' | null {
+function lastReadyForQueryStatus(reply: Uint8Array): 'I' | 'T' | 'E' | null {
   const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
   let status: 'I' | 'T' | 'E' | null = null;
   for (let at = 0; at + 5 <= view.length; ) {
