@@ -6,9 +6,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { cpus } from 'node:os';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadResult, LoadSpec } from './load';
+
+/** The built database client of a checkout (src/platform/db since the domain layout, src/db before). */
+const dbClientModule = (root: string) => ['dist/src/platform/db/client.js', 'dist/src/db/client.js'].map((p) => path.join(root, p)).find((p) => existsSync(p)) ?? '';
 
 export const ROOT = path.resolve(__dirname, '..');
 const PROBE = path.join(__dirname, 'probe.cjs');
@@ -134,7 +137,7 @@ export async function startTarget(name: TargetName, port: number, env: Record<st
     cpu: 0,
     ipc: true,
     cwd: root,
-    env: { ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: path.join(root, 'dist/src/db/client.js') },
+    env: { ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: dbClientModule(root) },
   });
   let log = '';
   const keep = (b: Buffer) => {

@@ -22,10 +22,9 @@ export function operationTelemetry(): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const started = process.hrtime.bigint();
-      const operation = getOperationAST(args.document, args.operationName);
-      const labels = { type: operation?.operation ?? 'unknown', root_field: rootFieldOf(args.document, args.operationName) };
+      const { labels, name } = labelsOf(args.document, args.operationName);
       const span = tracer.startSpan(`${labels.type} ${labels.root_field}`, {
-        attributes: { 'graphql.operation.type': labels.type, 'graphql.operation.name': operation?.name?.value ?? '' },
+        attributes: { 'graphql.operation.type': labels.type, 'graphql.operation.name': name },
       });
       setExecuteFn((executeArgs) => context.with(trace.setSpan(context.active(), span), () => executeFn(executeArgs)));
       return {
@@ -39,6 +38,21 @@ export function operationTelemetry(): Plugin {
       };
     },
   };
+}
+
+/** An operation's labels, per document and operation name (documents are parsed once per text, REST's once per route). */
+const labelsByDocument = new WeakMap<DocumentNode, Map<string | null, { labels: { type: string; root_field: string }; name: string }>>();
+function labelsOf(document: DocumentNode, operationName: string | null | undefined) {
+  let byName = labelsByDocument.get(document);
+  if (!byName) labelsByDocument.set(document, (byName = new Map()));
+  let known = byName.get(operationName ?? null);
+  if (!known) {
+    const operation = getOperationAST(document, operationName);
+    known = { labels: { type: operation?.operation ?? 'unknown', root_field: rootFieldOf(document, operationName) }, name: operation?.name?.value ?? '' };
+    // Bounded by the document's operations: a name no operation has is not kept.
+    if (operation) byName.set(operationName ?? null, known);
+  }
+  return known;
 }
 
 function rootFieldOf(document: DocumentNode, operationName: string | null | undefined): string {
