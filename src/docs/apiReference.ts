@@ -10,8 +10,6 @@ import { escapeHtml } from './html';
  * /docs: the REST API reference, rendered in the browser by Scalar (@scalar/api-reference) from
  * /api/openapi.json. The service serves Scalar's prebuilt standalone bundle itself, under a name that holds
  * its version and content hash, so the page works offline and loads nothing from another host.
- * The package is pinned to the 1.44 line, the last whose packages all declare Node 20 support (later ones ask
- * for Node 22, and npm would warn about each of their dependencies at install).
  */
 
 export const DOCS_ASSETS_PATH = '/docs/assets/';
@@ -29,7 +27,7 @@ const gzip = promisify(gzipCallback);
 let bundle: Promise<Bundle> | undefined;
 
 /**
- * The standalone bundle (about 4 MB, 1 MB gzipped), read on the first visit rather than at start: an
+ * The standalone bundle (about 5 MB, 1.4 MB gzipped), read on the first visit rather than at start: an
  * instance nobody browses never holds it. The package's exports do not list it, so it is found next to the
  * main entry point.
  */
