@@ -101,7 +101,7 @@ module.exports = {
       comment:
         "src ships to production, where 'npm ci --omit=dev' leaves devDependencies out: a package src " +
         "imports belongs in 'dependencies'. @types packages are erased by the compiler and are fine. " +
-        'Type-only imports are not exempted wholesale: dependency-cruiser 17 labels ' +
+        'Type-only imports are not exempted wholesale: dependency-cruiser (17 and 18) labels ' +
         "`import value, { type T } from 'pkg'` type-only although it loads pkg at run time.",
       from: { path: '^src/', pathNot: '^src/platform/logger[.]ts$' },
       to: { dependencyTypes: ['npm-dev'], pathNot: ['node_modules/@types/'] },

@@ -1,8 +1,10 @@
 /**
  * Builds the merchant dashboard (dashboard/ → dashboard/dist/, served at /dashboard):
  *   1. generates typed GraphQL documents from schema.graphql and the .graphql files under
- *      dashboard/src into dashboard/src/generated/graphql.ts (@graphql-codegen/core, used
- *      programmatically: its CLI needs Node 22);
+ *      dashboard/src into dashboard/src/generated/graphql.ts (@graphql-codegen/core, called
+ *      here rather than through @graphql-codegen/cli: the documents are checked together
+ *      first so a problem names its file and line, the step runs in this process, and the
+ *      CLI's ~300 packages of loaders and watchers would serve nothing this build does);
  *   2. type-checks the dashboard (tsc -p dashboard/tsconfig.json --noEmit);
  *   3. bundles it with Vite (dashboard/vite.config.ts).
  *

@@ -12,6 +12,8 @@ import { ConfigError, loadConfig } from './config';
  * The exporter, the sampler and the batching read the standard variables:
  * OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318),
  * OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_SCHEDULE_DELAY.
+ * The exporter reads its own; SDK 3's tracer provider and batch processor read
+ * none, so samplerFromEnv and batchingFromEnv below read theirs.
  * Off, none of the SDK is loaded; the API's spans are no-ops.
  */
 
@@ -36,18 +38,27 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): void {
   }
   if (!config.tracing.enabled || shutdown) return;
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { NodeTracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const sdk = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  const { context, propagation, trace } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const provider = new NodeTracerProvider({
+  const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.tracing.serviceName }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    sampler: samplerFromEnv(sdk, env),
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...batchingFromEnv(env) })],
   });
-  provider.register();
+  // What SDK 2's NodeTracerProvider.register() did: the context follows async calls, W3C headers carry it.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
+  trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
@@ -64,6 +75,43 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): void {
     ],
   });
   shutdown = () => provider.shutdown();
+}
+
+type Sdk = typeof import('@opentelemetry/sdk-trace');
+
+/** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG as the specification defines them; parentbased_always_on by default. */
+function samplerFromEnv(sdk: Sdk, env: NodeJS.ProcessEnv): import('@opentelemetry/sdk-trace').Sampler {
+  const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
+  const arg = Number(env.OTEL_TRACES_SAMPLER_ARG);
+  const ratio = () => new sdk.TraceIdRatioBasedSampler(Number.isFinite(arg) && arg >= 0 && arg <= 1 && env.OTEL_TRACES_SAMPLER_ARG?.trim() ? arg : 1);
+  switch (name) {
+    case 'always_on':
+      return new sdk.AlwaysOnSampler();
+    case 'always_off':
+      return new sdk.AlwaysOffSampler();
+    case 'traceidratio':
+      return ratio();
+    case 'parentbased_always_off':
+      return new sdk.ParentBasedSampler({ root: new sdk.AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new sdk.ParentBasedSampler({ root: ratio() });
+    default:
+      return new sdk.ParentBasedSampler({ root: new sdk.AlwaysOnSampler() });
+  }
+}
+
+/** OTEL_BSP_SCHEDULE_DELAY, OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE; unset ones keep the SDK's defaults. */
+function batchingFromEnv(env: NodeJS.ProcessEnv): Omit<import('@opentelemetry/sdk-trace').BatchSpanProcessorOptions, 'exporter'> {
+  const read = (key: string) => {
+    const value = Number(env[key]);
+    return env[key]?.trim() && Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  return {
+    scheduledDelayMillis: read('OTEL_BSP_SCHEDULE_DELAY'),
+    exportTimeoutMillis: read('OTEL_BSP_EXPORT_TIMEOUT'),
+    maxQueueSize: read('OTEL_BSP_MAX_QUEUE_SIZE'),
+    maxExportBatchSize: read('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+  };
 }
 
 function nameBy(span: Span, request: IncomingMessage, response: Labelled): void {

@@ -27,8 +27,6 @@ export async function startLocalS3(bucket = `catalog-${Math.random().toString(36
       S3_FORCE_PATH_STYLE: 'true',
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
-      // The SDK's notice that its releases after 2026 want Node 22 (this one runs on 20).
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
     close: () => server.close(),
   };

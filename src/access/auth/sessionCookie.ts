@@ -2,7 +2,7 @@
 
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { parse, serialize } from 'cookie';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { DASHBOARD_TOKEN_PREFIX } from './dashboardTokens';
 
 /**
@@ -25,7 +25,7 @@ export function sessionCookieToken(headers: IncomingHttpHeaders): string | null 
   if (!raw) return null;
   let value: string | undefined;
   try {
-    value = parse(raw)[SESSION_COOKIE];
+    value = parseCookie(raw)[SESSION_COOKIE];
   } catch {
     return null;
   }
@@ -48,7 +48,9 @@ export function cookieIsSecure(publicBaseUrl: string | undefined, host: string |
 }
 
 export function sessionSetCookie(token: string, expiresAt: Date, now: Date, secure: boolean): string {
-  return serialize(SESSION_COOKIE, token, {
+  return stringifySetCookie({
+    name: SESSION_COOKIE,
+    value: token,
     httpOnly: true,
     sameSite: 'lax',
     secure,
@@ -58,5 +60,5 @@ export function sessionSetCookie(token: string, expiresAt: Date, now: Date, secu
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return serialize(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: 0 });
+  return stringifySetCookie({ name: SESSION_COOKIE, value: '', httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: 0 });
 }

@@ -12,8 +12,6 @@ import { escapeHtml } from './html';
  * /docs: the REST API reference, rendered in the browser by Scalar (@scalar/api-reference) from
  * /api/openapi.json. The service serves Scalar's prebuilt standalone bundle itself, under a name that holds
  * its version and content hash, so the page works offline and loads nothing from another host.
- * The package is pinned to the 1.44 line, the last whose packages all declare Node 20 support (later ones ask
- * for Node 22, and npm would warn about each of their dependencies at install).
  */
 
 export const DOCS_ASSETS_PATH = '/docs/assets/';

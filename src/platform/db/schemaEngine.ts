@@ -6,9 +6,11 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 
 /**
  * Loads Prisma's official wasm schema engine (the offline replacement for the
- * native `prisma migrate` binary). The package imports its .wasm as an ES
- * module, which Node 20 only allows behind a flag, so the module is
- * instantiated by hand exactly as its own entry point would.
+ * native `prisma migrate` binary). The package's entry point imports its .wasm
+ * as an ES module (a WebAssembly ESM integration import). Node 22 refuses that
+ * without --experimental-wasm-modules (ERR_UNKNOWN_FILE_EXTENSION), and Node 24
+ * allows it but prints an ExperimentalWarning on every process that migrates,
+ * so the module is instantiated by hand exactly as its own entry point would.
  */
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg', { with: { 'resolution-mode': 'import' } });
 type SchemaEngine = Awaited<ReturnType<EngineModule['SchemaEngine']['new']>>;
