@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { createSchemaEngine } from './schemaEngine';
+import { createSchemaEngine, freeSchemaEngine } from './schemaEngine';
 
 /** The project's prisma/ folder, seen from src/db (tsx, jest) or dist/src/db (the production build). */
 export const PRISMA_DIR =
@@ -102,7 +102,7 @@ export async function applyMigrations(
       { cause: e },
     );
   } finally {
-    engine.free();
+    freeSchemaEngine(engine);
     await disposeAll();
   }
 }
@@ -147,7 +147,7 @@ export async function diffSchemaAgainstMigrations(
     };
     return res.exitCode === 2 ? (res.stdout ?? '') : '';
   } finally {
-    engine.free();
+    freeSchemaEngine(engine);
     await disposeAll();
   }
 }
