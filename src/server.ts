@@ -6,6 +6,7 @@ import { closeDatabase, compileWasmWithBaselineOnly, openDatabase } from './db/c
 import { exitOnFatalError } from './fatal';
 import { answerClientErrors } from './http/clientErrors';
 import { httpServerOptions } from './http/serverOptions';
+import { collectProcessMetrics } from './metrics';
 import { seedDemo } from './services/demoSeed';
 import { stopTracing } from './tracing';
 
@@ -13,6 +14,7 @@ import { stopTracing } from './tracing';
 async function main() {
   const config = loadConfig();
   compileWasmWithBaselineOnly(config.database);
+  collectProcessMetrics();
   const app = createApp(config);
   const started = Date.now();
   const database = await openDatabase(config.database, {
