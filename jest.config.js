@@ -25,6 +25,4 @@ module.exports = {
   // gigabytes took longer than jest's half second to exit ("A worker process has failed to exit gracefully").
   // A backstop: a worker whose JS heap (the wasm memory is outside it) exceeds this after a file is replaced.
   workerIdleMemoryLimit: '1536MB',
-  // PGlite's wasm runtime and fetch's keep-alive pool can hold the event loop after the last test; never let that hang CI.
-  forceExit: true,
 };
