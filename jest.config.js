@@ -17,9 +17,12 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
-  // A worker holding more than this after a test file is replaced by a fresh one: the embedded databases and
-  // module registries of earlier files are not always given back, and one worker once grew past 10 GB.
+  // A worker runs test file after test file, each evaluating the modules afresh. Two things kept every earlier
+  // file's module graph alive, with its closed embedded databases (about 250 MB of wasm memory each): prom-client's
+  // GC observer, started on import of src/metrics.ts (now collectProcessMetrics, called by the service at start),
+  // and V8's compilation cache, which gives a later file's scripts an earlier file's dynamic-import callback (so
+  // `npm test` runs node with --no-compilation-cache). A worker grew past 10 GB, and a last worker holding
+  // gigabytes took longer than jest's half second to exit ("A worker process has failed to exit gracefully").
+  // A backstop: a worker whose JS heap (the wasm memory is outside it) exceeds this after a file is replaced.
   workerIdleMemoryLimit: '1536MB',
-  // PGlite's wasm runtime and fetch's keep-alive pool can hold the event loop after the last test; never let that hang CI.
-  forceExit: true,
 };

@@ -8,6 +8,7 @@ import { closeDatabase, compileWasmWithBaselineOnly, openDatabase } from './plat
 import { exitOnFatalError } from './platform/fatal';
 import { answerClientErrors } from './api/clientErrors';
 import { httpServerOptions } from './platform/http/serverOptions';
+import { collectProcessMetrics } from './platform/metrics';
 import { seedDemo } from './catalog/services/demoSeed';
 import { stopTracing } from './platform/tracing';
 
@@ -15,6 +16,7 @@ import { stopTracing } from './platform/tracing';
 async function main() {
   const config = loadConfig();
   compileWasmWithBaselineOnly(config.database);
+  collectProcessMetrics();
   const app = createApp(config);
   const started = Date.now();
   const database = await openDatabase(config.database, {

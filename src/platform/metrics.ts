@@ -12,7 +12,20 @@ import { currentDatabase, readRows } from './db/client';
  */
 export const registry = new Registry();
 
-collectDefaultMetrics({ register: registry });
+let collectingProcessMetrics = false;
+/**
+ * Adds prom-client's process metrics (CPU, memory, event loop lag, GC) to the registry. The service calls it
+ * once at start (src/server.ts); importing this module does not: they watch the process until it exits (a GC
+ * observer and an event-loop-delay timer that nothing can stop), which the CLI and the standalone worker,
+ * which serve no /metrics, do not need. A test run evaluates this module once per test file in the same
+ * process, and each evaluation's observer kept that file's whole module graph alive, its closed databases
+ * included.
+ */
+export function collectProcessMetrics(): void {
+  if (collectingProcessMetrics) return;
+  collectingProcessMetrics = true;
+  collectDefaultMetrics({ register: registry });
+}
 
 export const httpRequests = new Counter({
   name: 'http_requests_total',

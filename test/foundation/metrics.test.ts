@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { collectProcessMetrics } from '../../src/platform/metrics';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createKey } from '../public/helpers';
@@ -39,6 +40,8 @@ async function scrape(server: TestServer, headers: Record<string, string> = {}):
 const sample = (f: Family | undefined, labels: Record<string, string>) => f?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
 
 beforeAll(async () => {
+  // The process metrics, as the service starts them (src/server.ts; test/foundation/server.test.ts scrapes a real one).
+  collectProcessMetrics();
   // A public rate limit a test can reach: one request, then 429.
   t = await startTestServer({ RATE_LIMIT_LIVE_PER_SECOND: '0.01', RATE_LIMIT_LIVE_BURST: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   a = await createStoreFixture();
@@ -154,7 +157,7 @@ describe('/metrics', () => {
 describe('/metrics without a database', () => {
   it('still answers, with the process metrics, and the queue gauges unknown (NaN)', async () => {
     // A fresh process with no database open: the scrape does not fail, and no queue reads as empty.
-    const script = `require('./src/platform/metrics').registry.metrics().then((text) => console.log(JSON.stringify(text)))`;
+    const script = `const m = require('./src/platform/metrics'); m.collectProcessMetrics(); m.registry.metrics().then((text) => console.log(JSON.stringify(text)))`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), timeout: 60_000 });
     const families = new Map((parsePrometheusTextFormat(JSON.parse(stdout.trim().split('\n').pop()!)) as Family[]).map((f) => [f.name, f]));
     expect(families.has('process_cpu_user_seconds_total')).toBe(true);

@@ -67,6 +67,9 @@ describe('server process', () => {
     // Second start on the same data: no new seed, no token printed.
     const second = await startServer(port, dataDir);
     expect(second.output()).not.toContain('svc_dash_');
+    // The service process collects its own metrics (CPU, memory, event loop, GC) for /metrics.
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const name of ['process_cpu_user_seconds_total', 'nodejs_eventloop_lag_seconds', 'nodejs_gc_duration_seconds']) expect(metrics).toContain(`# TYPE ${name} `);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { createSchemaEngine } from './schemaEngine';
+import { createSchemaEngine, freeSchemaEngine } from './schemaEngine';
 
 /** The project's prisma/ folder, seen from src/platform/db (tsx, jest) or dist/src/platform/db (the production build). */
 const PRISMA_DIR =
@@ -104,7 +104,7 @@ export async function applyMigrations(
       { cause: e },
     );
   } finally {
-    engine.free();
+    freeSchemaEngine(engine);
     await disposeAll();
   }
 }
@@ -149,7 +149,7 @@ export async function diffSchemaAgainstMigrations(
     };
     return res.exitCode === 2 ? (res.stdout ?? '') : '';
   } finally {
-    engine.free();
+    freeSchemaEngine(engine);
     await disposeAll();
   }
 }
