@@ -1,4 +1,7 @@
+import { locatedError } from 'graphql';
 import pino from 'pino';
+import { runInNewContext } from 'node:vm';
+import { knownError } from '../../src/api/pipeline';
 import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
@@ -95,5 +98,20 @@ const onPostgres = url !== undefined;
     const ok = statuses.filter((s) => s < 300).length;
     expect(ok).toBeGreaterThan(0);
     console.log(`database faults: ${responses.length} requests, ${ok} ok, ${failures.length} answered 503, ${kills} kills, recovered ${recoveredAfter} ms after the last`);
+  });
+});
+
+/**
+ * A socket error raised by Node's core is not an Error of the realm GraphQL runs in when the service runs in a
+ * VM context (as under the test runner): GraphQL wraps it as NonErrorThrown, and it still answers 503.
+ */
+describe('a lost connection reported as a foreign value', () => {
+  it('classifies as service_unavailable through GraphQL’s NonErrorThrown wrapper', () => {
+    const foreign = runInNewContext(`Object.assign(new Error('read ECONNRESET'), { errno: -104, code: 'ECONNRESET', syscall: 'read' })`);
+    expect(foreign instanceof Error).toBe(false);
+    const located = locatedError(foreign, undefined, ['products']);
+    expect(located.originalError?.name).toBe('NonErrorThrown');
+    expect(knownError(located)).toMatchObject({ code: 'service_unavailable', status: 503 });
+    expect(knownError(locatedError(runInNewContext(`new Error('syntax error at or near')`), undefined, ['products']))).toBeNull();
   });
 });

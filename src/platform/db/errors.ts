@@ -89,14 +89,25 @@ export function isConnectionLost(err: unknown): boolean {
   const seen = new Set<unknown>();
   const queue: unknown[] = [err];
   while (queue.length) {
-    const e = queue.shift() as { code?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; originalError?: unknown } | null;
+    const e = queue.shift() as {
+      code?: unknown;
+      kind?: unknown;
+      originalCode?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      originalError?: unknown;
+      thrownValue?: unknown;
+    } | null;
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
     if (typeof e.originalCode === 'string' && CONNECTION_CODES.has(e.originalCode)) return true;
     if (typeof e.kind === 'string' && CONNECTION_KINDS.has(e.kind)) return true;
     if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
-    queue.push(e.cause, e.meta?.driverAdapterError, e.originalError);
+    // thrownValue: GraphQL wraps a thrown value that is not an Error of its own realm (a socket error raised by
+    // Node's core where the service runs in a separate VM context, as under the test runner) in NonErrorThrown.
+    queue.push(e.cause, e.meta?.driverAdapterError, e.originalError, e.thrownValue);
   }
   return false;
 }
