@@ -120,7 +120,15 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     createContext({ requestId, source, principal: ANONYMOUS, config, log: reqLog, db: db(), now, baseUrl: req ? baseUrlOf(req, config) : undefined });
 
   const pipeline = createPipeline({ schema, config, log, loginThrottle });
-  const routes = compileRoutes(pipeline, restRoutes, { compiledPlans: opts.compiledPlans });
+  let routes: ReturnType<typeof compileRoutes>;
+  try {
+    routes = compileRoutes(pipeline, restRoutes, { compiledPlans: opts.compiledPlans });
+  } catch (e) {
+    // A route that fails to compile (a document over the configured limits) stops the start: the shared-state
+    // connections opened above close, so the caller is left nothing to clean up.
+    void Promise.allSettled([publicApi.close(), loginThrottle.close()]);
+    throw e;
+  }
 
   /**
    * A dashboard request's context: the signed-in user, or nobody, in the mode

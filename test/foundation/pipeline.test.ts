@@ -52,8 +52,13 @@ describe('REST runs through the GraphQL pipeline', () => {
     expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
   });
 
-  it("the document limits judge REST's documents too: a route whose document breaks one fails at start, naming the route", () => {
+  it("the document limits judge REST's documents too: a route whose document breaks one fails at start, naming the route", async () => {
     const config = loadConfig({ ...process.env, GRAPHQL_MAX_DEPTH: '3', DATA_DIR: t.config.dataDir });
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    const before = sockets();
     expect(() => createApp(config, { log: pino({ level: 'silent' }) })).toThrow(/REST route GET \/api\/v1\/merchant\/stores\/:storeId\/products: .*depth/i);
+    // The failed start leaves no connection behind (with REDIS_URL set it had opened two Redis clients).
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sockets()).toBeLessThanOrEqual(before);
   });
 });
