@@ -7,6 +7,7 @@ import pino from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/platform/config';
 import { closeDatabase, openDatabase } from '../../src/platform/db/client';
+import { killedWithTestFile } from './serverProcess';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -25,7 +26,11 @@ export interface CliOutcome {
  */
 export function cliOn(dataDir: string) {
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, NODE_OPTIONS: '' };
-  const exec = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env });
+  const exec = (...args: string[]) => {
+    const running = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env });
+    killedWithTestFile(running.child);
+    return running;
+  };
   const outcome = (...args: string[]): Promise<CliOutcome> =>
     exec(...args).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),

@@ -31,9 +31,22 @@ export function describeEmbeddedProcesses(name: string, fn: () => void): void {
   describe.skip(`${name} [runs in the embedded-database pass: its processes use their own embedded database whatever DATABASE_URL says]`, fn);
 }
 
+/** Processes the test file started; whatever still runs when the file ends (a test timed out before its stop) is killed. */
+const spawned = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** Counts a process the test file started among those killed when the file ends, should a timed-out test leave it running. */
+export function killedWithTestFile<C extends ChildProcess>(child: C): C {
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  return child;
+}
+
 /** Spawns `src/server.ts` as `npm start` does (tsx), without waiting. */
 export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess & { output(): string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = killedWithTestFile(spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
