@@ -237,6 +237,26 @@ describe('writes naming a category racing its delete', () => {
   }, 60_000);
 });
 
+describe('a category renamed while it is deleted', () => {
+  const RENAME = `mutation($storeId: ID!, $slug: String!, $name: String!) { updateCategory(storeId: $storeId, category: $slug, input: { name: $name }) { id name } }`;
+  const DELETE_CATEGORY = `mutation($storeId: ID!, $slug: String!) { deleteCategory(storeId: $storeId, category: $slug) { id } }`;
+
+  it('the rename answers the category or not_found, the delete succeeds; never 5xx', async () => {
+    for (let round = 0; round < 4 * ROUNDS; round++) {
+      const slug = `renamed-${run}-${round}`;
+      await db().category.create({ data: { storeId: a.storeId, slug, name: slug } });
+      const lag = round % 5;
+      const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const [rename, del] = await Promise.all([
+        after(round % 2 ? lag : 0).then(() => gql(RENAME, { slug, name: `Renamed ${round}` })),
+        after(round % 2 ? 0 : lag).then(() => gql(DELETE_CATEGORY, { slug })),
+      ]);
+      expect({ rename: [null, 'not_found'].includes(errorCode(rename)), delete: errorCode(del) }).toEqual({ rename: true, delete: null });
+      expect(await db().category.count({ where: { storeId: a.storeId, slug } })).toBe(0);
+    }
+  }, 60_000);
+});
+
 describe('two products claiming the same SKU or SEO slug at once', () => {
   it('one gets it, the other answers 409 sku_taken or slug_taken; never 5xx, and the loser writes nothing', async () => {
     for (let round = 0; round < ROUNDS; round++) {

@@ -1,6 +1,6 @@
 /** GraphQL operations for categories. */
 
-import { createCategory, deleteCategory, updateCategory } from '../services/categories';
+import { categoryNotFound, createCategory, deleteCategory, updateCategory } from '../services/categories';
 import { builder, capability } from '../../api/graphql/builder';
 
 const CategoryInput = builder.inputType('CategoryInput', {
@@ -30,7 +30,10 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: async (query, _root, { storeId, category, input }, ctx) => {
       const { id } = await updateCategory(ctx, storeId, category, { slug: input.slug ?? undefined, name: input.name ?? undefined });
-      return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
+      // A delete may commit between the update and this read: the category is gone, as a read would say.
+      const updated = await ctx.db.category.findUnique({ ...query, where: { id } });
+      if (!updated) throw categoryNotFound(category);
+      return updated;
     },
   }),
   deleteCategory: t.field({

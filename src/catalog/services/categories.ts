@@ -62,12 +62,15 @@ export async function createCategory(ctx: RequestContext, input: z.input<typeof 
 
 const UpdateCategory = z.object({ slug: slug(CATEGORY_SLUG_MAX).optional(), name: ProductName.optional() });
 
+/** A category named by id or slug that the store does not have (or no longer has: a delete won a race). */
+export const categoryNotFound = (slugOrId: string) => new AppError('not_found', `No category "${slugOrId}" in this store`);
+
 async function findCategory(ctx: RequestContext, storeId: string, slugOrId: string) {
   await requireStore(ctx, storeId);
   const category = await ctx.db.category.findFirst({
     where: { storeId, ...(isUuid(slugOrId) ? { id: slugOrId } : { slug: { equals: slugOrId, mode: 'insensitive' as const } }) },
   });
-  if (!category) throw new AppError('not_found', `No category "${slugOrId}" in this store`);
+  if (!category) throw categoryNotFound(slugOrId);
   return category;
 }
 
@@ -78,12 +81,17 @@ async function findCategory(ctx: RequestContext, storeId: string, slugOrId: stri
  */
 export async function updateCategory(ctx: RequestContext, storeId: string, slugOrId: string, input: z.input<typeof UpdateCategory>) {
   const data = parseInput(UpdateCategory, input);
-  const before = await findCategory(ctx, storeId, slugOrId);
-  if ((data.slug ?? before.slug) === before.slug && (data.name ?? before.name) === before.name) return before;
+  const found = await findCategory(ctx, storeId, slugOrId);
+  if ((data.slug ?? found.slug) === found.slug && (data.name ?? found.name) === found.name) return found;
   try {
     return await transaction(ctx, async (t) => {
-      const category = await t.tx.category.update({ where: { id: before.id }, data });
-      emitCategoryEvent(t, 'category.updated', category, before);
+      // Locked and read again first, as deleteCategory does: a delete that won the race answers 404, and a
+      // concurrent update is the change's `before`, not the row read before the transaction.
+      const [before] = await t.tx.$queryRaw<{ id: string }[]>`SELECT id FROM categories WHERE id = ${found.id}::uuid FOR UPDATE`;
+      if (!before) throw categoryNotFound(slugOrId);
+      const current = await t.tx.category.findUniqueOrThrow({ where: { id: found.id } });
+      const category = await t.tx.category.update({ where: { id: found.id }, data });
+      emitCategoryEvent(t, 'category.updated', category, current);
       return category;
     });
   } catch (e) {
@@ -99,7 +107,7 @@ export async function deleteCategory(ctx: RequestContext, storeId: string, slugO
     // Held to the commit: a product write linking the category holds it too (categoriesToLink), so the count
     // below sees that write's links, or the write waits and finds the category gone.
     const held = await t.tx.$queryRaw<unknown[]>`SELECT 1 FROM categories WHERE id = ${category.id}::uuid FOR UPDATE`;
-    if (held.length === 0) throw new AppError('not_found', `No category "${slugOrId}" in this store`);
+    if (held.length === 0) throw categoryNotFound(slugOrId);
     const used = await t.tx.productCategory.count({ where: { categoryId: category.id } });
     if (used > 0) {
       throw new AppError('category_in_use', `The category "${category.slug}" is used by ${used} product(s); move them to another category first`, {
