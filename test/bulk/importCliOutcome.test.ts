@@ -21,41 +21,47 @@ const write = (name: string, text: string) => {
   writeFileSync(file, text);
   return file;
 };
-const history = async () => (await cli.json('changes', 'list', '--store', 'Outcome', '--limit', '100')).data.map((c: { id: string }) => c.id);
+const history = async (store: string) => (await cli.json('changes', 'list', '--store', store, '--limit', '100')).data.map((c: { id: string }) => c.id);
+
+/** A store with two categories and two products imported without SEO columns (so without SEO records, which the export shows as empty seo_* cells). */
+async function storeWithProducts(store: string) {
+  await cli.exec('store', 'create', '--name', store, '--currency', 'EUR', '--owner', 'bo@example.com');
+  await cli.exec('category', 'create', '--store', store, '--slug', 'shoes', '--name', 'Shoes');
+  await cli.exec('category', 'create', '--store', store, '--slug', 'hats', '--name', 'Hats');
+  const made = await cli.json(
+    'products',
+    'import',
+    write(`${store}.csv`, csv(['sku', 'name', 'price', 'category_slugs', 'tags', 'variants'], [
+      ['M-1', 'Plain', '10', 'shoes', '', ''],
+      ['M-2', 'Two categories', '89.90', 'shoes|hats', 'sale|summer', JSON.stringify([{ sku: 'M-2', options: { size: 'S' } }, { sku: 'M-2-L', options: { size: 'L' }, price: '91.5' }])],
+    ])),
+    '--store',
+    store,
+  );
+  expect(made).toMatchObject({ created: 2, committed: true });
+}
 
 describeEmbeddedProcesses('npm run cli -- products import: no-op re-import, row errors, exit codes', () => {
   beforeAll(async () => {
     await cli.exec('user', 'create', '--email', 'bo@example.com', '--name', 'Bo');
-    await cli.exec('store', 'create', '--name', 'Outcome', '--currency', 'EUR', '--owner', 'bo@example.com');
-    await cli.exec('category', 'create', '--store', 'Outcome', '--slug', 'shoes', '--name', 'Shoes');
-    await cli.exec('category', 'create', '--store', 'Outcome', '--slug', 'hats', '--name', 'Hats');
-    // No SEO column: the products have no SEO record, which the export shows as empty seo_* cells.
-    const made = await cli.json(
-      'products',
-      'import',
-      write('made.csv', csv(['sku', 'name', 'price', 'category_slugs', 'tags', 'variants'], [
-        ['M-1', 'Plain', '10', 'shoes', '', ''],
-        ['M-2', 'Two categories', '89.90', 'shoes|hats', 'sale|summer', JSON.stringify([{ sku: 'M-2', options: { size: 'S' } }, { sku: 'M-2-L', options: { size: 'L' }, price: '91.5' }])],
-      ])),
-      '--store',
-      'Outcome',
-    );
-    expect(made).toMatchObject({ created: 2, committed: true });
+    await storeWithProducts('Outcome');
   }, 300_000);
 
   test.each(['csv', 'jsonl'])('an untouched %s export imports back as unchanged rows, exit 0, and records no change', async (format) => {
+    const store = `Round trip ${format}`;
+    await storeWithProducts(store);
     const file = path.join(dir, `export.${format}`);
-    await cli.exec('products', 'export', '--store', 'Outcome', '--format', format, '--out', file);
-    const before = await history();
-    const again = await cli.outcome('products', 'import', file, '--store', 'Outcome');
+    await cli.exec('products', 'export', '--store', store, '--format', format, '--out', file);
+    const before = await history(store);
+    const again = await cli.outcome('products', 'import', file, '--store', store);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ rows: 2, imported: 2, created: 0, updated: 0, unchanged: 2, rejected: 0, committed: true });
     expect(again.stderr).toBe('');
-    expect(await history()).toEqual(before);
+    expect(await history(store)).toEqual(before);
   }, 300_000);
 
   test('an unknown category is a row error naming the column and the slug; nothing imported is exit 1 with the summary on stdout', async () => {
-    const before = await history();
+    const before = await history('Outcome');
     const bad = write('bad.csv', csv(['sku', 'name', 'price', 'category_slugs'], [['B-1', 'Sandal', '1', 'sandals'], ['B-2', 'Clog', '-1', 'clogs']]));
     for (const policy of ['reject_failed_rows', 'reject_everything']) {
       for (const dryRun of [[], ['--dry-run']]) {
@@ -71,7 +77,7 @@ describeEmbeddedProcesses('npm run cli -- products import: no-op re-import, row 
         ]);
       }
     }
-    expect(await history()).toEqual(before);
+    expect(await history('Outcome')).toEqual(before);
   }, 300_000);
 
   test('one good row among bad ones: exit 0 under reject_failed_rows (dry run too), exit 1 under reject_everything', async () => {
