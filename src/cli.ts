@@ -3,7 +3,7 @@
  * database (DATABASE_URL or the embedded PGlite in DATA_DIR).
  */
 import { CommanderError } from 'commander';
-import { buildProgram, OUTPUT_WRITTEN, UsageError } from './api/cli/command';
+import { buildProgram, OUTPUT_WRITTEN, Unaccomplished, UsageError } from './api/cli/command';
 import { commands } from './cliCommands';
 import { operatorContext } from './api/cli/context';
 import { loadConfig } from './platform/config';
@@ -38,6 +38,11 @@ function report(e: unknown): number {
     // commander has already printed help or its one-line error.
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
   }
+  if (e instanceof Unaccomplished) {
+    process.stdout.write(`${JSON.stringify(e.result, null, 2)}\n`);
+    console.error(`error: ${e.code}: ${e.message}`);
+    return 1;
+  }
   if (e instanceof UsageError) {
     console.error(`error: ${e.message} (see --help)`);
     return 2;
@@ -55,7 +60,8 @@ function report(e: unknown): number {
 /**
  * Runs one command. Output: the result as pretty-printed snake_case JSON on stdout, exit 0.
  * Errors: one line `error: …` on stderr; exit 1 when the command failed
- * (`error: <code>: <message>` for the service's errors), exit 2 for a usage
+ * (`error: <code>: <message>` for the service's errors; a command that ran
+ * but did not do what it was asked prints its result too), exit 2 for a usage
  * error (unknown command or flag, missing or malformed value), which is
  * reported before the database is opened.
  */

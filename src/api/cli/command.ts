@@ -12,6 +12,20 @@ const CLI_NAME = 'npm run cli --';
 /** A mistake in how the command was called (exit 2); the database is not touched. */
 export class UsageError extends Error {}
 
+/**
+ * A command that ran to its end without doing what it was asked (an import that kept no row): its result is
+ * printed on stdout as any other, the message on stderr, and the exit code is 1.
+ */
+export class Unaccomplished extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly result: unknown,
+  ) {
+    super(message);
+  }
+}
+
 export interface CliCommand {
   /** The words after `npm run cli --`: a group and an action, e.g. "store create". */
   name: string;

@@ -9,7 +9,7 @@ import { findStore } from '../../access/services/stores';
 import { exportProducts } from '../transfer/exporter';
 import { type RowError, TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
 import { ERROR_POLICIES, type ErrorPolicy, ImportFileError, importProducts } from '../transfer/importer';
-import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, UsageError } from '../../api/cli/command';
+import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, Unaccomplished, UsageError } from '../../api/cli/command';
 import { STORE_REF } from '../../access/cli/stores';
 
 /** Errors the summary prints; --error-report writes them all. */
@@ -19,6 +19,17 @@ const formatOf = (file: string, flag?: string): TransferFormat => (flag as Trans
 const modeFlag = () => choiceFlag('--mode <mode>', 'the catalog: live (default) or test', ['live', 'test']);
 const inMode = (ctx: RequestContext, mode?: string): RequestContext => (mode === 'test' ? { ...ctx, mode: 'test' } : ctx);
 const csvCell = (v: string | number) => (/[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
+/**
+ * Rows the import kept, or for a dry run would keep: none when reject_everything met a rejected row. The exit
+ * code follows it, a dry run's as the real run's would (as rsync --dry-run or terraform plan answer whether the
+ * real run would succeed), so a script can check a file first.
+ */
+function rowsKept(s: { dryRun: boolean; committed: boolean; errorPolicy: ErrorPolicy; created: number; updated: number; unchanged: number; rejected: number }): number {
+  const kept = s.created + s.updated + s.unchanged;
+  if (s.dryRun) return s.errorPolicy === 'reject_everything' && s.rejected > 0 ? 0 : kept;
+  return s.committed ? kept : 0;
+}
 
 /** Writes a line, waiting while the file's buffer is full. */
 async function writeLine(out: NodeJS.WritableStream, line: string) {
@@ -31,7 +42,10 @@ export const productCommands: CliCommand[] = [
     argument: { name: 'file', description: 'the CSV or JSON Lines file (README "Bulk import and export" lists the columns)' },
     description:
       "Create or update a store's products from a CSV or JSON Lines file: a row updates the product its id or sku names, else creates one. " +
-      'Shows a progress bar on a terminal (stderr) and prints a summary: rows, created, updated, unchanged, rejected, whether the writes were kept, and the first errors.',
+      'Shows a progress bar on a terminal (stderr) and prints a summary: rows, created, updated, unchanged, rejected, whether the writes were kept, and the first errors. ' +
+      'Exit code 0 when at least one row was imported (an unchanged row counts) or the file had no row; 1 when rows were rejected and none was imported ' +
+      '(every row failed, or reject_everything met a failing row), with the summary still printed, as for a file that cannot be read; ' +
+      'a --dry-run exits as the same import would.',
     options: [
       requiredFlag('--store <store>', STORE_REF),
       choiceFlag('--format <format>', 'csv or jsonl (default: jsonl for a .jsonl or .ndjson file, else csv)', TRANSFER_FORMATS),
@@ -67,7 +81,7 @@ export const productCommands: CliCommand[] = [
         });
         bar.update(size);
         if (report) for (const line of pendingLines.splice(0)) await writeLine(report, line);
-        return {
+        const result = {
           file: f.file,
           store_id: store.id,
           mode: inMode(ctx, f.mode).mode,
@@ -86,6 +100,11 @@ export const productCommands: CliCommand[] = [
           warnings: summary.warnings,
           seconds: Math.round((Date.now() - started) / 100) / 10,
         };
+        if (summary.rejected > 0 && rowsKept(summary) === 0) {
+          const why = summary.errorPolicy === 'reject_everything' && summary.rejected < summary.rows ? ' and --error-policy reject_everything keeps none of the others' : '';
+          throw new Unaccomplished('rows_rejected', `${summary.dryRun ? 'nothing would be imported' : 'nothing was imported'}: ${summary.rejected} of ${summary.rows} row(s) rejected${why} (errors in the summary)`, result);
+        }
+        return result;
       } catch (e) {
         if (e instanceof ImportFileError) {
           throw new AppError('validation_failed', `${f.file}: ${e.message}${e.row ? ` (row ${e.row})` : ''} [${e.code}]`, { cause: e });

@@ -108,24 +108,24 @@ export function categoriesToLink(tx: Tx, storeId: string, slugs: string[]) {
     SELECT id::text AS id, slug FROM categories WHERE store_id = ${storeId}::uuid AND slug = ANY(${slugs}::text[]) FOR KEY SHARE`;
 }
 
+/** A product write without any category slug (the create, the bulk import). */
+export const categoryRequired = () =>
+  validationError([{ field: 'categorySlugs', code: 'category_required', message: 'at least one category slug is required' }], 'category_required', 'A product needs at least one category slug');
+
+/** A product write naming slugs no category of the store has (the create and update, the bulk import). */
+export const unknownCategories = (unknown: string[]) =>
+  new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {
+    errors: unknown.map((s) => ({ field: 'categorySlugs', code: 'unknown_category', message: `no category with slug "${s}" in this store` })),
+    details: { unknown_slugs: unknown },
+  });
+
 /** Category ids for the slugs, or a 422 naming the slugs that are missing or unknown. */
 async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | undefined): Promise<string[]> {
   const wanted = [...new Set(slugs ?? [])];
-  if (wanted.length === 0) {
-    throw validationError(
-      [{ field: 'categorySlugs', code: 'category_required', message: 'at least one category slug is required' }],
-      'category_required',
-      'A product needs at least one category slug',
-    );
-  }
+  if (wanted.length === 0) throw categoryRequired();
   const found = await categoriesToLink(tx, storeId, wanted);
   const unknown = wanted.filter((s) => !found.some((c) => c.slug === s));
-  if (unknown.length) {
-    throw new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {
-      errors: unknown.map((s) => ({ field: 'categorySlugs', code: 'unknown_category', message: `no category with slug "${s}" in this store` })),
-      details: { unknown_slugs: unknown },
-    });
-  }
+  if (unknown.length) throw unknownCategories(unknown);
   return found.map((c) => c.id);
 }
 
@@ -231,6 +231,15 @@ export async function writeProductVersion(
   if (count === 0) throw new ConcurrentWrite();
   await alsoWrite?.();
   return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
+}
+
+/**
+ * Whether updateProduct with this input would leave the product as it is (its parts read with its categories):
+ * the bulk import's unchanged rows, compared as the update compares them. Throws the update's validation errors.
+ */
+export function updateChangesNothing(current: ProductPartsRow, input: Omit<ProductUpdateArgs, keyof Schedule>): boolean {
+  const { publishAt: _publishAt, unpublishAt: _unpublishAt, ...data } = parseInput(ProductUpdateInput, input);
+  return changesNothing(current, data);
 }
 
 /** Whether an update would leave every field as it is (then nothing is written and no version is made). */

@@ -64,6 +64,12 @@ export function seoRecord(f: SeoFields | null | undefined) {
   };
 }
 
+/** Whether the product's SEO record (null: none yet) already is this one: no record is the same as one of nulls. */
+export function sameSeo(current: SeoFields | null, fields: ReturnType<typeof seoRecord>): boolean {
+  const now = seoRecord(current);
+  return (Object.keys(fields) as (keyof typeof fields)[]).every((k) => now[k] === fields[k]);
+}
+
 /**
  * Sets the product's SEO record with PUT (replace) semantics: a field that is
  * absent, null or blank is cleared (noindex becomes false). The record is
@@ -78,7 +84,8 @@ export async function setSeo(ctx: RequestContext, storeId: string, productId: st
       const before = await productBeforeWrite(t, storeId, productId, { seo: true });
       requireVersion(before, opts.expectedVersion);
       // The same record again changes nothing: no new product version, no event.
-      if (before.seo && (Object.keys(fields) as (keyof typeof fields)[]).every((k) => before.seo![k] === fields[k])) {
+      // (A first write of nulls does make the record: the caller asked for one and is answered with it.)
+      if (before.seo && sameSeo(before.seo, fields)) {
         return t.tx.seo.findUniqueOrThrow({ ...query, where: { productId } });
       }
       let seo: Awaited<ReturnType<typeof t.tx.seo.upsert>> | undefined;

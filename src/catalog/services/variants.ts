@@ -67,6 +67,17 @@ export function parseVariants(input: unknown) {
   return rows;
 }
 
+type ComparedVariant = { sku: string; title: string; optionsKey: string; price?: { toString(): string } | string | null; inventoryQuantity: number; position: number };
+/** A variant as a replace would write it: prices by value (21.5 and "21.50" are one price), options by their canonical key. */
+const variantKey = (v: ComparedVariant) => JSON.stringify([v.sku, v.title, v.optionsKey, v.price == null ? null : Number(v.price.toString()), v.inventoryQuantity, v.position]);
+
+/** Whether the product's variants already are those parseVariants checked, whatever the order either lists them in (a variant carries its position). */
+export function sameVariants(current: ComparedVariant[], wanted: ComparedVariant[]): boolean {
+  const keys = (list: ComparedVariant[]) => list.map(variantKey).sort();
+  const [a, b] = [keys(current), keys(wanted)];
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
 const ORDER: Prisma.VariantOrderByWithRelationInput[] = [{ position: 'asc' }, { sku: 'asc' }];
 
 /** The product's variants by position (ties by SKU); 404 when the product is not this store's. */

@@ -205,7 +205,8 @@ function listOf(v: unknown): string[] | null {
       .map((s) => s.trim())
       .filter(Boolean);
   }
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  // As in CSV: items trimmed, empty ones dropped.
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.map((s) => s.trim()).filter(Boolean);
   return null;
 }
 

@@ -8,11 +8,21 @@ import { ConcurrentWrite, transaction, type TransactionContext } from '../../pla
 import { signalWorkPending } from '../../platform/outbox/signal';
 import { AppError, notFound } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
-import { categoriesToLink, emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../services/products';
+import {
+  categoriesToLink,
+  categoryRequired,
+  emitProductEvent,
+  newProductRow,
+  ProductCreateInput,
+  unknownCategories,
+  updateChangesNothing,
+  updateProduct,
+  type ProductUpdate,
+} from '../services/products';
 import { PRODUCT_VIEW_INCLUDE } from '../services/views';
-import { SeoInput, seoRecord, setSeo } from '../services/seo';
+import { sameSeo, SeoInput, seoRecord, setSeo } from '../services/seo';
 import { parseInput } from '../../platform/validation';
-import { parseVariants, replaceVariants, variantRow } from '../services/variants';
+import { parseVariants, replaceVariants, sameVariants, variantRow } from '../services/variants';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
 
@@ -97,7 +107,7 @@ type ImportSource = AsyncIterable<Uint8Array> | ((db: Prisma.TransactionClient |
 /** Thrown to roll a whole-file transaction back (dry run, or errors under reject_everything). */
 class RollBack extends Error {}
 
-type Existing = ExportRow & { storeId: string; mode: 'live' | 'test'; variants: { optionsKey: string }[] };
+type Existing = Omit<ExportRow, 'variants'> & { storeId: string; mode: 'live' | 'test'; variants: (ExportRow['variants'][number] & { optionsKey: string })[] };
 
 const EXISTING_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },
@@ -262,13 +272,13 @@ async function writeBatch(outer: TransactionContext, storeId: string, rows: Impo
     const existing = row.id ? (byId.get(row.id) ?? null) : row.sku ? bySku.get(row.sku) : undefined;
     if (existing === undefined) {
       try {
-        creates.push(await prepareCreate(row, categories));
+        creates.push(prepareCreate(row, categories));
       } catch (e) {
         fail(row, e);
       }
       continue;
     }
-    const outcome = await withSavepoint(t, () => (existing === null ? Promise.reject(new AppError('not_found', 'Product not found')) : updateRow(t, storeId, row, existing)));
+    const outcome = await withSavepoint(t, () => (existing === null ? Promise.reject(new AppError('not_found', 'Product not found')) : updateRow(t, storeId, row, existing, categories)));
     if ('error' in outcome) fail(row, outcome.error);
     else counts[outcome.value]++;
   }
@@ -340,8 +350,49 @@ async function inPart<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise
   }
 }
 
+/** Every error of a row, found before anything of it is written. */
+class RowRejected extends Error {
+  constructor(readonly errors: RowError[]) {
+    super('row rejected');
+  }
+}
+
+/**
+ * The checks of one row: each failing check adds its report entries and the next one runs all the same, so a
+ * row reports all its errors at once (a bad price and an unknown category together); done() throws them.
+ */
+function rowChecks(row: number) {
+  const errors: RowError[] = [];
+  return {
+    check<T>(part: 'product' | 'variants' | 'seo', fn: () => T): T | undefined {
+      try {
+        return fn();
+      } catch (e) {
+        const found = rowErrors(row, new PartError(part, e));
+        if (!found) throw e;
+        errors.push(...found);
+        return undefined;
+      }
+    },
+    report: (e: Omit<RowError, 'row'>) => void errors.push({ row, ...e }),
+    done() {
+      if (errors.length) throw new RowRejected(errors);
+    },
+  };
+}
+
+/** The ids of the row's category slugs, from the batch's categories by slug; none, or a slug the store has no category for, throws as the product services do. */
+function linkedCategories(slugs: string[], categories: Map<string, string>): string[] {
+  const wanted = [...new Set(slugs)];
+  if (!wanted.length) throw categoryRequired();
+  const unknown = wanted.filter((s) => !categories.has(s));
+  if (unknown.length) throw unknownCategories(unknown);
+  return wanted.map((s) => categories.get(s)!);
+}
+
 /** A row's failure as report entries; null for an error that is not the row's (a lost connection): the import stops. */
 function rowErrors(row: number, e: unknown): RowError[] | null {
+  if (e instanceof RowRejected) return e.errors;
   const part = e instanceof PartError ? e.part : 'product';
   const err = e instanceof PartError ? e.error : e;
   if (err instanceof AppError) {
@@ -370,29 +421,18 @@ interface PreparedCreate {
   categoryIds: string[];
 }
 
-/** A new product's row checked as createProduct, replaceVariants and setSeo check theirs; nothing is written. */
-async function prepareCreate(row: ImportRow, categories: Map<string, string>): Promise<PreparedCreate> {
-  const data = await inPart('product', () => parseInput(ProductCreateInput, row.product));
-  const variants = await inPart('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
-  if (row.sku && !variants.some((v) => v.sku === row.sku)) {
-    throw new AppError('validation_failed', 'sku: must be the SKU of one of the variants', {
-      errors: [{ field: 'sku', code: 'sku_not_in_variants', message: `"${row.sku}" is not the SKU of any of the row's variants` }],
-    });
+/** A new product's row checked as createProduct, replaceVariants and setSeo check theirs, every part of it; nothing is written. */
+function prepareCreate(row: ImportRow, categories: Map<string, string>): PreparedCreate {
+  const checks = rowChecks(row.row);
+  const data = checks.check('product', () => parseInput(ProductCreateInput, row.product));
+  const categoryIds = checks.check('product', () => linkedCategories(row.product.categorySlugs ?? [], categories));
+  const variants = checks.check('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
+  if (variants && row.sku && !variants.some((v) => v.sku === row.sku)) {
+    checks.report({ field: 'sku', code: 'sku_not_in_variants', message: `"${row.sku}" is not the SKU of any of the row's variants` });
   }
-  const seo = row.seo ? await inPart('seo', () => parseInput(SeoInput, row.seo)) : undefined;
-  const slugs = [...new Set(data.categorySlugs ?? [])];
-  if (!slugs.length) {
-    throw new AppError('category_required', 'A product needs at least one category slug', {
-      errors: [{ field: 'categorySlugs', code: 'category_required', message: 'at least one category slug is required' }],
-    });
-  }
-  const unknown = slugs.filter((s) => !categories.has(s));
-  if (unknown.length) {
-    throw new AppError('unknown_category', `Unknown category slug(s): ${unknown.join(', ')}`, {
-      errors: unknown.map((s) => ({ field: 'categorySlugs', code: 'unknown_category', message: `no category with slug "${s}" in this store` })),
-    });
-  }
-  return { row, id: uuidv7(), data, variants, seo, categoryIds: slugs.map((s) => categories.get(s)!) };
+  const seo = row.seo ? checks.check('seo', () => parseInput(SeoInput, row.seo)) : undefined;
+  checks.done();
+  return { row, id: uuidv7(), data: data!, variants: variants!, seo, categoryIds: categoryIds! };
 }
 
 /**
@@ -443,54 +483,33 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   for (const c of creates) emitProductEvent(t, 'product.created', byId.get(c.id)!);
 }
 
-/** The variants as the format compares them: what a replace would write. */
-const variantKey = (v: { sku: string; title: string; optionsKey: string; price?: { toString(): string } | string | null; inventoryQuantity: number; position: number }) =>
-  JSON.stringify([v.sku, v.title, v.optionsKey, v.price == null ? null : Number(v.price.toString()), v.inventoryQuantity, v.position]);
-
 /**
- * Whether the row's product fields are those the product has, as given (a value the service would normalise,
- * such as a padded name, counts as different and goes through updateProduct, which finds it unchanged itself).
+ * An existing product through the services that change it, each only when the row changes its part, compared
+ * as the services compare (prices by value, categories as a set, no SEO record as one of nulls): an untouched
+ * row writes nothing. Every part is checked before the first write, so a bad row reports all its errors.
  */
-function sameProductFields(p: ImportRow['product'], e: Existing): boolean {
-  const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-  return (
-    (p.name === undefined || p.name === e.name) &&
-    (p.description === undefined || p.description === e.description) &&
-    (p.price === undefined || Number(p.price) === Number(e.price)) &&
-    (p.inventoryQuantity === undefined || p.inventoryQuantity === e.inventoryQuantity) &&
-    (p.lowStockThreshold === undefined || p.lowStockThreshold === e.lowStockThreshold) &&
-    (p.status === undefined || p.status === e.status) &&
-    (p.tags === undefined || sameList(p.tags, e.tags)) &&
-    (p.categorySlugs === undefined || sameList([...new Set(p.categorySlugs)].sort(), e.categories.map((c) => c.category.slug).sort()))
-  );
-}
-
-/** An existing product through the services that change it, each only when the row changes its part: unchanged rows write nothing. */
-async function updateRow(t: TransactionContext, storeId: string, row: ImportRow, existing: Existing): Promise<Outcome> {
-  const mark = t.outbox.length;
-  if (!sameProductFields(row.product, existing)) {
-    await inPart('product', () => updateProduct(t, storeId, existing.id, row.product as ProductUpdate));
-  }
-  if (row.variants !== undefined) {
-    const wanted = await inPart('variants', () => parseVariants(row.variants));
-    const same = wanted.length === existing.variants.length && wanted.every((v, i) => variantKey(v) === variantKey(existing.variants[i]));
-    if (!same) {
-      // Checked first: after a unique violation the transaction answers nothing until it is rolled back to the row's savepoint.
-      const taken = await t.tx.variant.findMany({ where: { storeId, mode: t.mode, sku: { in: wanted.map((v) => v.sku) }, productId: { not: existing.id } }, select: { sku: true } });
-      if (taken.length) {
-        throw new PartError('variants', new AppError('sku_taken', `SKU already used by another product of this store: ${taken.map((v) => v.sku).join(', ')}`, {
-          errors: taken.map((v) => ({ field: `variants.${wanted.findIndex((w) => w.sku === v.sku)}.sku`, code: 'sku_taken', message: `SKU "${v.sku}" is already used by another product` })),
-        }));
-      }
-      await inPart('variants', () => replaceVariants(t, storeId, existing.id, row.variants));
+async function updateRow(t: TransactionContext, storeId: string, row: ImportRow, existing: Existing, categories: Map<string, string>): Promise<Outcome> {
+  const checks = rowChecks(row.row);
+  const input = row.product as ProductUpdate;
+  const sameProduct = checks.check('product', () => updateChangesNothing(existing, input));
+  if (input.categorySlugs !== undefined) checks.check('product', () => linkedCategories(input.categorySlugs!, categories));
+  const wanted = row.variants === undefined ? undefined : checks.check('variants', () => parseVariants(row.variants));
+  const variantsChange = wanted !== undefined && !sameVariants(existing.variants, wanted);
+  if (variantsChange) {
+    // Checked first: after a unique violation the transaction answers nothing until it is rolled back to the row's savepoint.
+    const taken = await t.tx.variant.findMany({ where: { storeId, mode: t.mode, sku: { in: wanted.map((v) => v.sku) }, productId: { not: existing.id } }, select: { sku: true } });
+    for (const v of taken) {
+      checks.report({ field: `variants.${wanted.findIndex((w) => w.sku === v.sku)}.sku`, code: 'sku_taken', message: `SKU "${v.sku}" is already used by another product` });
     }
   }
-  if (row.seo) {
-    const current = existing.seo;
-    const merged = { ...seoRecord(current), ...row.seo };
-    const same = current && (Object.keys(row.seo) as (keyof typeof row.seo)[]).every((k) => (typeof row.seo![k] === 'string' ? (row.seo![k] as string).trim() : row.seo![k]) === current[k]);
-    if (!same) await inPart('seo', () => setSeo(t, storeId, existing.id, merged as Parameters<typeof setSeo>[3]));
-  }
+  // The row's SEO columns over the record as it is: a column left out keeps its value.
+  const seo = row.seo ? checks.check('seo', () => seoRecord(parseInput(SeoInput, { ...seoRecord(existing.seo), ...row.seo }))) : undefined;
+  checks.done();
+
+  const mark = t.outbox.length;
+  if (sameProduct === false) await inPart('product', () => updateProduct(t, storeId, existing.id, input));
+  if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, row.variants));
+  if (seo && !sameSeo(existing.seo, seo)) await inPart('seo', () => setSeo(t, storeId, existing.id, seo));
   return t.outbox.length > mark ? 'updated' : 'unchanged';
 }
 
