@@ -31,9 +31,9 @@ export function describeEmbeddedProcesses(name: string, fn: () => void): void {
   describe.skip(`${name} [runs in the embedded-database pass: its processes use their own embedded database whatever DATABASE_URL says]`, fn);
 }
 
-/** Spawns `src/server.ts` as `npm start` does (tsx), without waiting. */
-export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess & { output(): string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `src/server.ts` as `npm start` does (tsx), without waiting; `cwd` is the project directory (the checkout, or a copy of it). */
+export function spawnServer(env: NodeJS.ProcessEnv, cwd = root): ChildProcess & { output(): string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
