@@ -156,7 +156,8 @@ async function runDocument(file: string, examples: Example[]) {
       const marker = `__block_${i}_done__`;
       const from = stdout.length;
       stderr = '';
-      bash.stdin.write(`source ${JSON.stringify(blockFile)}\nprintf '\\n%s\\n' ${marker}\n`);
+      // Its commands read no input from the session's own stdin (where the next blocks arrive).
+      bash.stdin.write(`source ${JSON.stringify(blockFile)} </dev/null\nprintf '\\n%s\\n' ${marker}\n`);
       // Done when the marker is printed; failed when bash exits first (set -e: a command of the block failed).
       const outcome = await Promise.race([
         new Promise<'done'>((resolve) => {
