@@ -1,4 +1,4 @@
-/** The service's configuration: environment variables validated with zod into one typed Config (README "Configuration"). */
+/** The service's configuration: environment variables validated with zod into one typed Config (docs/configuration.md is generated from it and the descriptions in configReference.ts). */
 
 import path from 'node:path';
 import { z } from 'zod';
