@@ -11,7 +11,7 @@ const DESCRIPTIONS: Record<keyof z.input<typeof EnvSchema>, string> = {
   DATABASE_URL: '`postgres://…` or `postgresql://…` selects PostgreSQL (through `@prisma/adapter-pg`); unset, the embedded database (PGlite) under `DATA_DIR/pglite`.',
   DATABASE_POOL_SIZE: 'PostgreSQL connections per process. The sum over instances and workers, plus one for a migration, must stay below the server\'s `max_connections`.',
   DATABASE_PREPARED_STATEMENTS:
-    'PostgreSQL: send every statement as a named prepared statement, parsed and planned once per connection and query shape (at most 256 distinct statements per process; any further one is sent unnamed). `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).',
+    'PostgreSQL: send every statement as a named prepared statement, parsed and planned once per connection and query shape (at most 256 distinct statements per process; any further one is sent unnamed, so no client can make connections hold thousands). `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).',
   DATA_DIR: 'The embedded database (`pglite/`), uploaded images with the `disk` driver (`uploads/`) and temporary upload files.',
   PUBLIC_BASE_URL: 'Absolute base URL of the service as clients reach it: `Location` headers, image URLs, error `type` links and the OpenAPI server. Unset: the origin each request came to.',
   METRICS_TOKEN: 'Set (16+ characters): `/metrics` asks for it as a bearer token. Unset: `/metrics` is open; restrict it at the load balancer.',
@@ -51,7 +51,7 @@ const DESCRIPTIONS: Record<keyof z.input<typeof EnvSchema>, string> = {
   DASHBOARD_SESSION_HOURS: 'How long a dashboard sign-in (the `svc_session` cookie) lasts.',
   AUTH_CACHE_TTL_MS: 'How long a verified dashboard token is trusted without a lookup (`0`: every request looks it up). Revocations made on another instance take effect within it.',
   SHUTDOWN_TIMEOUT_MS: 'Grace period for in-flight requests on SIGTERM.',
-  REQUEST_TIMEOUT_MS: 'Time a client has to send a whole request, headers and body (uploads included); then 408 and the connection is closed.',
+  REQUEST_TIMEOUT_MS: 'Time a client has to send a whole request, headers and body (uploads included); then 408 and the connection is closed (node\'s own default is 300 s).',
   HEADERS_TIMEOUT_MS: 'Time a client has to send the request headers; at most `REQUEST_TIMEOUT_MS`.',
   CHANGES_RETENTION_DAYS: 'How long the change history keeps events. Keep it at least as long as webhook messages may wait: a message whose event was pruned fails without a request.',
   CHANGES_PRUNE_INTERVAL_MS: 'How often the worker deletes events and delivery-log entries past their retention, and expired idempotency keys (first run a minute after start).',

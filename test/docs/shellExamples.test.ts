@@ -32,7 +32,7 @@ interface Example {
   body: string;
   /** `[VAR=value …] npm start`: the test (re)starts the service process with these variables. */
   start?: Record<string, string>;
-  /** Lines the output must contain, from a ```text output block right after it. */
+  /** Lines the output must contain, from a ```text output block right after it (for `npm start`, the service's output). */
   output: string[];
 }
 
@@ -149,6 +149,7 @@ async function runDocument(file: string, examples: Example[]) {
       const where = `${file}:${ex.line}`;
       if (ex.start) {
         await startService(ex.start);
+        for (const promise of ex.output) expect({ where, promise, printed: printed(server!.output(), promise) ? 'yes' : server!.output() }).toEqual({ where, promise, printed: 'yes' });
         continue;
       }
       const blockFile = path.join(scratch, `block-${i}.sh`);
