@@ -50,9 +50,9 @@ export const tokenCommands: CliCommand[] = [
   defineCommand<{ user: string; store?: string }>({
     name: 'token env',
     description:
-      'Issue a dashboard token for a user (named "shell") and print it with the service\'s base URL and a store id as shell assignments: BASE, STORE and TOKEN, the variables the README\'s tour and the guides\' examples use. Without --store, the one store the user owns.',
+      'Issue a dashboard token for a user (named "shell") and print it with the service\'s base URL and a store id as shell assignments: BASE, STORE and TOKEN, the variables the README\'s tour and the guides\' examples use. Without --store, the one store the user owns. eval "$(npm run --silent cli -- token env --user <user>)" sets them in the current shell.',
     options: [requiredFlag('--user <user>', USER_REF), optionalFlag('--store <store>', 'the store: an id, or a name no other store has (default: the one store the user owns)')],
-    examples: ['eval "$(npm run --silent cli -- token env --user owner@demo.store)"'],
+    examples: ['npm run cli -- token env --user owner@demo.store'],
     run: async (f, ctx) => {
       const user = await findUser(ctx, f.user);
       const store = f.store !== undefined ? await findStore(ctx, f.store) : await ownStore(ctx, user);
