@@ -84,6 +84,9 @@ function printDemo(demo: { token: string; storeId: string; email: string; passwo
     '  Try:',
     `  curl -H "Authorization: Bearer ${demo.token}" http://localhost:${port}/api/v1/merchant/stores/${demo.storeId}/products`,
     '',
+    "  The README's tour and the guides' examples use these three (paste the line into their shell):",
+    `  export BASE=http://localhost:${port} STORE=${demo.storeId} TOKEN=${demo.token}`,
+    '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -1,4 +1,4 @@
-/** The service's configuration: environment variables validated with zod into one typed Config (README "Configuration"). */
+/** The service's configuration: environment variables validated with zod into one typed Config (docs/configuration.md is generated from it and the descriptions in configReference.ts). */
 
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,7 +7,7 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('0.0.0.0'),

@@ -28,7 +28,7 @@ describe('one owner for the embedded database', () => {
       const migrate = await run(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], { cwd: root, env: embeddedEnv(dataDir) });
       expect(migrate.stdout.trim()).toBe(`no pending migrations: PGlite ${path.join(dataDir, 'pglite')} through the running service (pid ${holderPid}) is up to date`);
 
-      // psql, as the README shows it, reads the service's data.
+      // psql, as docs/operations.md shows it, reads the service's data.
       const psql = await run('psql', ['-h', dataDir, '-U', 'postgres', 'postgres', '-At', '-c', 'SELECT count(*) FROM products']);
       expect(Number(psql.stdout.trim())).toBeGreaterThan(0);
     } finally {

@@ -44,9 +44,9 @@ export function killedWithTestFile<C extends ChildProcess>(child: C): C {
   return child;
 }
 
-/** Spawns `src/server.ts` as `npm start` does (tsx), without waiting. */
-export function spawnServer(env: NodeJS.ProcessEnv): ChildProcess & { output(): string } {
-  const child = killedWithTestFile(spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+/** Spawns `src/server.ts` as `npm start` does (tsx), without waiting; `cwd` is the project directory (the checkout, or a copy of it). */
+export function spawnServer(env: NodeJS.ProcessEnv, cwd = root): ChildProcess & { output(): string } {
+  const child = killedWithTestFile(spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

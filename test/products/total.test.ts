@@ -4,7 +4,7 @@ import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 
 /**
- * The totals rule (README, Totals): unfiltered and status lists are exact at
+ * The totals rule (docs/merchant-api.md, Totals): unfiltered and status lists are exact at
  * any size (store counters); any other filter counts its matches up to ten
  * pages past the page asked for, then says `total_exact: false` with `total`
  * at that bound (more than `total` match). `has_more` is exact either way.

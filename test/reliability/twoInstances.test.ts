@@ -7,7 +7,7 @@ import { type Receiver, startReceiver, verifyDelivery } from '../helpers/webhook
 import { filePart, form, makeImage } from '../images/images';
 
 /**
- * The deployment the README's "Deploy" section describes, in small: two real
+ * The deployment docs/operations.md's "Deploy" section describes, in small: two real
  * service processes behind no balancer at all (the test talks to each in
  * turn), one PostgreSQL database, one Redis, one S3-compatible bucket (s3rver),
  * each instance running its own webhook worker. Whatever a client does through

@@ -4,7 +4,7 @@ import { type Scope, SCOPES } from '../../kernel/access';
 
 /**
  * What each scope lets a credential do today, in the words shown to people granting it (the OAuth
- * consent page) and to developers (GraphQL, OpenAPI, README). Keep them to what the public API
+ * consent page) and to developers (GraphQL, OpenAPI, docs/public-api.md). Keep them to what the public API
  * really serves: a scope that will grant more later says so when it does.
  */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {

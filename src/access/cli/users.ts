@@ -1,8 +1,9 @@
 /** CLI commands for dashboard users and their tokens. */
 
 import { createDashboardToken, listDashboardTokens, revokeDashboardTokenBy } from '../services/dashboardTokens';
-import { createUser, findUser, listUsers } from '../services/stores';
-import { type CliCommand, defineCommand, exactlyOne, optionalFlag, requiredFlag, wholeNumberFlag } from '../../api/cli/command';
+import { createUser, findStore, findUser, listStores, listUsers } from '../services/stores';
+import { AppError } from '../../platform/errors';
+import { type CliCommand, defineCommand, exactlyOne, optionalFlag, OUTPUT_WRITTEN, requiredFlag, wholeNumberFlag } from '../../api/cli/command';
 import { dashboardTokenView, userView } from '../services/views';
 import { SHOWN_ONCE } from '../../api/cli/command';
 
@@ -46,6 +47,22 @@ export const tokenCommands: CliCommand[] = [
       return { ...dashboardTokenView(record), token, note: SHOWN_ONCE };
     },
   }),
+  defineCommand<{ user: string; store?: string }>({
+    name: 'token env',
+    description:
+      'Issue a dashboard token for a user (named "shell") and print it with the service\'s base URL and a store id as shell assignments: BASE, STORE and TOKEN, the variables the README\'s tour and the guides\' examples use. Without --store, the one store the user owns. eval "$(npm run --silent cli -- token env --user <user>)" sets them in the current shell.',
+    options: [requiredFlag('--user <user>', USER_REF), optionalFlag('--store <store>', 'the store: an id, or a name no other store has (default: the one store the user owns)')],
+    examples: ['npm run cli -- token env --user owner@demo.store'],
+    run: async (f, ctx) => {
+      const user = await findUser(ctx, f.user);
+      const store = f.store !== undefined ? await findStore(ctx, f.store) : await ownStore(ctx, user);
+      const { token } = await createDashboardToken(ctx, { userId: user.id, name: 'shell' });
+      // export: the programs the examples run (npm run webhooks:listen) read them too.
+      const lines = [`export BASE='${ctx.baseUrl}'`, `export STORE='${store.id}'`, `export TOKEN='${token}'`];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return OUTPUT_WRITTEN;
+    },
+  }),
   defineCommand<{ user: string }>({
     name: 'token list',
     description: "List a user's dashboard tokens, newest first, revoked and expired ones included (redacted: only the last four characters).",
@@ -63,3 +80,11 @@ export const tokenCommands: CliCommand[] = [
     run: async (f, ctx) => dashboardTokenView(await revokeDashboardTokenBy(ctx, f.id !== undefined ? { id: f.id } : { token: f.token! })),
   }),
 ];
+
+/** The one store a user owns, for commands that default to it. */
+async function ownStore(ctx: Parameters<typeof listStores>[0], user: { id: string; email: string }) {
+  const stores = await listStores(ctx, { ownerId: user.id });
+  if (stores.length === 1) return stores[0];
+  if (stores.length === 0) throw new AppError('not_found', `${user.email} owns no store; name one with --store`);
+  throw new AppError('conflict', `${user.email} owns several stores; name one with --store: ${stores.map((s) => s.id).join(', ')}`);
+}

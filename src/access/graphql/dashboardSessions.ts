@@ -6,7 +6,7 @@ import { builder, type GraphQLContext } from '../../api/graphql/builder';
 import { throttledLogin } from './users';
 
 /**
- * The dashboard's sign-in (README "Dashboard"): `signIn` checks email and
+ * The dashboard's sign-in (docs/dashboard.md): `signIn` checks email and
  * password and sets the session cookie (HttpOnly: the page never sees the
  * token); `dashboardSession` tells a page that loads whether it is signed in
  * and gives it the CSRF token its mutations send in X-CSRF-Token; `signOut`

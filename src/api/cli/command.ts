@@ -47,7 +47,7 @@ export const OUTPUT_WRITTEN = Symbol('output written');
 /** Typed at the definition, erased in the list. */
 export const defineCommand = <F>(c: Omit<CliCommand, 'check' | 'run'> & { check?: (flags: F) => void; run: (flags: F, ctx: RequestContext) => Promise<unknown> }): CliCommand => c;
 
-const GROUPS: Record<string, string> = {
+export const GROUPS: Record<string, string> = {
   user: 'Dashboard users',
   store: 'Stores',
   category: "A store's categories",

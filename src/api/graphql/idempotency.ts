@@ -45,7 +45,7 @@ const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
 
 const ARGUMENT_DESCRIPTION =
   `Makes a retry safe: within 24 hours the same key with the same operation answers with the first result instead of running again ` +
-  `(1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters; see "Idempotent requests" in the README).`;
+  `(1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters; see "Idempotent requests" in docs/merchant-api.md).`;
 
 /**
  * Sign-in and sign-out take no key: their answer is a fresh credential or a cookie on the response, which a

@@ -39,7 +39,7 @@ async function writeLine(out: NodeJS.WritableStream, line: string) {
 export const productCommands: CliCommand[] = [
   defineCommand<{ file: string; store: string; format?: string; dryRun?: boolean; errorPolicy?: string; mode?: string; errorReport?: string }>({
     name: 'products import',
-    argument: { name: 'file', description: 'the CSV or JSON Lines file (README "Bulk import and export" lists the columns)' },
+    argument: { name: 'file', description: 'the CSV or JSON Lines file (docs/import-export.md lists the columns)' },
     description:
       "Create or update a store's products from a CSV or JSON Lines file: a row updates the product its id or sku names, else creates one. " +
       'Shows a progress bar on a terminal (stderr) and prints a summary: rows, created, updated, unchanged, rejected, whether the writes were kept, and the first errors. ' +

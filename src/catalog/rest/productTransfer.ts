@@ -12,7 +12,7 @@ import { listFilterOf } from './products';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
 
 /**
- * Bulk import and export of a store's products (README "Bulk import and export"):
+ * Bulk import and export of a store's products (docs/import-export.md):
  * - POST …/products/imports (multipart: file, format, dry_run, error_policy) runs
  *   startProductImport and answers 202 with the queued job;
  * - GET …/products/imports/:importId runs productImport: status, progress,
@@ -190,7 +190,7 @@ export const productTransferRoutes: RestRoute[] = [
       components,
       description:
         'Stores the file and queues its import; the worker runs it and `GET …/products/imports/{importId}` follows it. Each row creates a product or updates the one its `id` ' +
-        'or `sku` names; columns: ' + COLUMNS.join(', ') + ' (README "Bulk import and export"). The file is checked first (UTF-8, header, CSV syntax, row limit): ' +
+        'or `sku` names; columns: ' + COLUMNS.join(', ') + ' (docs/import-export.md). The file is checked first (UTF-8, header, CSV syntax, row limit): ' +
         'a file that cannot be read is 422 validation_failed with the file error\'s code on `file`, and nothing is queued. Over IMPORT_MAX_BYTES (50 MiB): 413.',
       requestBody: {
         required: true,

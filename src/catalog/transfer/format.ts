@@ -7,7 +7,7 @@ import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type vari
  * The bulk product format: one product per CSV row or JSON Lines object, with
  * the same columns (keys) both ways, so an export imports as it stands.
  *
- * Conventions (README "Bulk import and export"):
+ * Conventions (docs/import-export.md):
  * - A column left out of the header (a key left out of a JSON object) leaves
  *   that field of an updated product as it is, or takes the create default.
  * - An empty cell (JSON null) does the same for fields that cannot be empty

@@ -101,7 +101,7 @@ builder.queryField('changes', (t) =>
 builder.queryField('eventTypes', (t) =>
   t.stringList({
     description:
-      'The event catalogue: every type a change-history entry or a webhook message can have (README "Change history"). Webhook endpoints subscribe to some of them, or to "*" for all, including types added later. Needs no credential.',
+      'The event catalogue: every type a change-history entry or a webhook message can have (docs/change-history.md). Webhook endpoints subscribe to some of them, or to "*" for all, including types added later. Needs no credential.',
     resolve: () => [...EVENT_TYPES],
   }),
 );

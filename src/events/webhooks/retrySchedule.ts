@@ -6,7 +6,7 @@ import type { Mode } from '../../kernel/access';
  * When a failed delivery is tried again: exponential backoff with ±20 % jitter
  * (so endpoints that failed together do not all come back at the same second).
  * Live endpoints get 8 attempts over about three days, test endpoints 3
- * attempts within the hour (Stripe's split). The README's table is these numbers.
+ * attempts within the hour (Stripe's split). The table in docs/webhooks.md is these numbers.
  */
 
 const MINUTE = 60_000;

@@ -1,0 +1,9 @@
+/** The generated reference pages under docs/, by path: the configuration from its schema, the CLI from its command table. */
+
+import { renderCliReference } from './api/cli/reference';
+import { commands } from './cliCommands';
+import { renderConfigurationReference } from './platform/configReference';
+
+export function referenceDocuments(): Record<string, string> {
+  return { 'docs/configuration.md': renderConfigurationReference(), 'docs/cli.md': renderCliReference(commands) };
+}
