@@ -44,7 +44,7 @@ const GROUPS: Record<string, string> = {
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
   'test-catalog': "A store's test catalog: copy live products into it, delete it",
-  products: "A store's products in bulk: import and export CSV or JSON Lines",
+  products: "A store's products: create one, or import and export them in bulk (CSV or JSON Lines)",
   uploads: 'Stored image files',
 };
 

@@ -60,7 +60,7 @@ export async function createCategory(ctx: RequestContext, input: z.input<typeof 
   }
 }
 
-const UpdateCategory = z.object({ slug: slug(CATEGORY_SLUG_MAX).optional(), name: ProductName.optional() });
+export const UpdateCategory = z.object({ slug: slug(CATEGORY_SLUG_MAX).optional(), name: ProductName.optional() });
 
 async function findCategory(ctx: RequestContext, storeId: string, slugOrId: string) {
   await requireStore(ctx, storeId);

@@ -8,11 +8,11 @@ import { ConcurrentWrite, transaction, type TransactionContext } from '../../pla
 import { signalWorkPending } from '../../platform/outbox/signal';
 import { AppError, notFound } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
-import { categoriesToLink, emitProductEvent, newProductRow, ProductCreateInput, updateProduct, type ProductUpdate } from '../services/products';
+import { categoriesToLink, emitProductEvent, newProductRow, ProductCreateInput, ProductUpdateInput, updateProduct, type ProductUpdate } from '../services/products';
 import { PRODUCT_VIEW_INCLUDE } from '../services/views';
 import { SeoInput, seoRecord, setSeo } from '../services/seo';
-import { parseInput } from '../../platform/validation';
-import { parseVariants, replaceVariants, variantRow } from '../services/variants';
+import { fieldErrorsOf, parseInput } from '../../platform/validation';
+import { parseVariants, replaceVariants, VariantInput, variantRow } from '../services/variants';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
 
@@ -157,7 +157,7 @@ export async function importProducts(ctx: RequestContext, storeId: string, sourc
         const converted = toImportRow(item.row, item.record);
         if ('errors' in converted) {
           counts.rejected++;
-          converted.errors.forEach(report);
+          [...converted.errors, ...ruleErrors(converted.partial, converted.errors)].forEach(report);
         } else {
           const key = converted.ok.id ? `id:${converted.ok.id}` : converted.ok.sku ? `sku:${converted.ok.sku}` : null;
           if (key && seenKeys.has(key)) {
@@ -322,6 +322,21 @@ async function categoryIds(t: TransactionContext, storeId: string, rows: ImportR
   return new Map(found.map((c) => [c.slug, c.id]));
 }
 
+/**
+ * The rules' errors of the cells that did convert, for a row that is rejected for the cells that did not: the
+ * row's every problem is reported at once. Each field's own rules (ProductUpdateInput's): whether the row
+ * creates or updates a product is not known yet.
+ */
+function ruleErrors(row: ImportRow, converted: RowError[]): RowError[] {
+  const errors = [
+    ...reportErrors(row.row, 'product', fieldErrorsOf(ProductUpdateInput, row.product)),
+    ...(row.variants ?? []).flatMap((v, i) => reportErrors(row.row, 'variants', fieldErrorsOf(VariantInput, v).map((e) => ({ ...e, field: `variants.${i}.${e.field}` })))),
+    ...(row.seo ? reportErrors(row.row, 'seo', fieldErrorsOf(SeoInput, row.seo)) : []),
+  ];
+  const failed = new Set(converted.map((e) => e.field));
+  return errors.filter((e) => !failed.has(e.field));
+}
+
 /** Which part of the row a service call was writing, so its field errors name the file's columns. */
 class PartError extends Error {
   constructor(
@@ -340,8 +355,16 @@ async function inPart<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise
   }
 }
 
+/** A row refused for several problems, each already a report entry. */
+class RowProblems extends Error {
+  constructor(readonly errors: RowError[]) {
+    super('row rejected');
+  }
+}
+
 /** A row's failure as report entries; null for an error that is not the row's (a lost connection): the import stops. */
 function rowErrors(row: number, e: unknown): RowError[] | null {
+  if (e instanceof RowProblems) return e.errors;
   const part = e instanceof PartError ? e.part : 'product';
   const err = e instanceof PartError ? e.error : e;
   if (err instanceof AppError) {
@@ -372,14 +395,26 @@ interface PreparedCreate {
 
 /** A new product's row checked as createProduct, replaceVariants and setSeo check theirs; nothing is written. */
 async function prepareCreate(row: ImportRow, categories: Map<string, string>): Promise<PreparedCreate> {
-  const data = await inPart('product', () => parseInput(ProductCreateInput, row.product));
-  const variants = await inPart('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
+  // Every part is checked before the row is refused, so its product, variant and SEO cells are reported together.
+  const problems: RowError[] = [];
+  const checked = <T>(part: 'product' | 'variants' | 'seo', parse: () => T): T => {
+    try {
+      return parse();
+    } catch (e) {
+      if (!(e instanceof AppError) || !e.errors?.length) throw new PartError(part, e);
+      problems.push(...reportErrors(row.row, part, e.errors));
+      return undefined as T;
+    }
+  };
+  const data = checked('product', () => parseInput(ProductCreateInput, row.product));
+  const variants = checked('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
+  const seo = row.seo ? checked('seo', () => parseInput(SeoInput, row.seo)) : undefined;
+  if (problems.length) throw new RowProblems(problems);
   if (row.sku && !variants.some((v) => v.sku === row.sku)) {
     throw new AppError('validation_failed', 'sku: must be the SKU of one of the variants', {
       errors: [{ field: 'sku', code: 'sku_not_in_variants', message: `"${row.sku}" is not the SKU of any of the row's variants` }],
     });
   }
-  const seo = row.seo ? await inPart('seo', () => parseInput(SeoInput, row.seo)) : undefined;
   const slugs = [...new Set(data.categorySlugs ?? [])];
   if (!slugs.length) {
     throw new AppError('category_required', 'A product needs at least one category slug', {
