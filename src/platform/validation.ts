@@ -60,8 +60,12 @@ function documented(i: Issue): { code: string; message: string } {
       return { code: i.code, message: sizeMessage(i) };
     case 'invalid_value':
       return { code: 'invalid_value', message: `must be one of: ${i.values.map(String).join(', ')}` };
-    case 'invalid_union':
-      return { code: 'invalid_type', message: 'is not of an accepted type' };
+    case 'invalid_union': {
+      if (i.input === undefined) return { code: 'required', message: 'is required' };
+      // Each alternative's type, when every alternative failed on its type: "must be a number or a string".
+      const expected = i.errors.map((branch) => (branch.length === 1 && branch[0].code === 'invalid_type' ? TYPE_WORDS[branch[0].expected] ?? branch[0].expected : null));
+      return { code: 'invalid_type', message: expected.every(Boolean) ? `must be ${expected.join(' or ')}` : 'is not of an accepted type' };
+    }
     case 'custom': {
       const own = (i.params as { code?: unknown } | undefined)?.code;
       return { code: typeof own === 'string' ? own : 'invalid_value', message: 'is not valid' };

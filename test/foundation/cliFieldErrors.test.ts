@@ -36,5 +36,5 @@ describeEmbeddedProcesses('npm run cli: every flag error at once', () => {
     expect(missing.stderr.trim().replace(/^error: validation_failed: /, '').split('; ').sort()).toEqual(
       ['--inventory-quantity: must be at least 0', '--name: is required', '--price: is required'].sort(),
     );
-  });
+  }, 180_000);
 });
