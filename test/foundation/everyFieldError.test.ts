@@ -232,3 +232,14 @@ describe('GraphQL: one error listing every field problem of the input', () => {
     expect(rules.body.errors[0].extensions.errors.map((e: Expected) => e.field).sort()).toEqual(['name', 'price']);
   });
 });
+
+describe('the error pages document the field-error codes', () => {
+  it('validation_failed lists the codes the answers above carry; invalid_variables says extensions.errors lists every problem', async () => {
+    const page = await t.request('GET', '/docs/errors/validation_failed');
+    expect(page.status).toBe(200);
+    for (const code of ['required', 'unknown_field', 'invalid_type', 'invalid_value', 'too_small', 'too_big', 'invalid_character']) expect(page.text).toContain(code);
+    const graphql = await t.request('GET', '/docs/errors/invalid_variables');
+    expect(graphql.text).toContain('extensions.errors');
+    expect(graphql.text).toContain('every problem');
+  });
+});
