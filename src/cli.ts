@@ -38,7 +38,10 @@ function describeAppError(e: AppError, command: CliCommand | undefined): string 
 
 /** A field path named by the command's flag for its first part (`inventoryQuantity` → `--inventory-quantity`), the rest in snake_case. */
 function flagNaming(command: CliCommand | undefined): (field: string) => string {
-  const flags = new Map((command?.options ?? []).filter((o) => o.long).map((o) => [o.attributeName(), o.long!]));
+  const flags = new Map([
+    ...(command?.options ?? []).filter((o) => o.long).map((o): [string, string] => [o.attributeName(), o.long!]),
+    ...Object.entries(command?.fieldFlags ?? {}),
+  ]);
   return (field) => {
     const [head, ...rest] = field.split('.');
     const flag = flags.get(head);

@@ -21,6 +21,8 @@ export interface CliCommand {
   examples: string[];
   /** A positional argument after the action (`<file>`); it arrives among the flags under its name. */
   argument?: { name: string; description: string };
+  /** The flag of a service field whose flag is named otherwise (`eventTypes: '--events'`); the others are their field's kebab-case. Errors name fields by it. */
+  fieldFlags?: Record<string, string>;
   /** Rules between flags, checked before the database is opened; throws UsageError. */
   check?: (flags: any) => void;
   /** Flags arrive camelCased (`--redirect-uris` → `redirectUris`); the result is printed as JSON. The operator acts (`ctx`). */
