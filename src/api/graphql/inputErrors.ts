@@ -26,15 +26,18 @@ const typesOf = new WeakMap<DocumentNode, Map<string, VariableType[]>>();
 export function everyInputError(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation?.variableDefinitions?.length) return;
       let byOperation = typesOf.get(args.document);
       if (!byOperation) typesOf.set(args.document, (byOperation = new Map()));
       const key = args.operationName ?? '';
       let variables = byOperation.get(key);
-      if (!variables) byOperation.set(key, (variables = variableTypesOf(args.schema, operation)));
-      // A variable of an unknown type fails validation before execution; nothing to add here.
-      if (variables.some((v) => !v.type)) return;
+      if (!variables) {
+        const operation = getOperationAST(args.document, args.operationName);
+        // No operation to run (graphql-js reports it), or a variable of an unknown type (validation refused it): nothing to add.
+        variables = operation ? variableTypesOf(args.schema, operation) : [];
+        if (variables.some((v) => !v.type)) variables = [];
+        byOperation.set(key, variables);
+      }
+      if (!variables.length) return;
       const errors = inputErrors(variables, (args.variableValues ?? {}) as Record<string, unknown>, GRAPHQL_NAMING);
       if (errors.length) setResultAndStopExecution({ errors: [invalidVariables(errors)] });
     },
