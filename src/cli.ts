@@ -3,7 +3,7 @@
  * database (DATABASE_URL or the embedded PGlite in DATA_DIR).
  */
 import { CommanderError } from 'commander';
-import { buildProgram, OUTPUT_WRITTEN, Unaccomplished, UsageError } from './api/cli/command';
+import { buildProgram, type CliCommand, OUTPUT_WRITTEN, Unaccomplished, UsageError } from './api/cli/command';
 import { commands } from './cliCommands';
 import { operatorContext } from './api/cli/context';
 import { loadConfig } from './platform/config';
@@ -25,15 +25,32 @@ async function withDatabase<T>(fn: (ctx: RequestContext) => Promise<T>): Promise
 }
 
 
-/** A service error as one line; a message made of field errors names the fields as the REST API does (snake_case). */
-function describeAppError(e: AppError): string {
+/**
+ * A service error as one line; a message made of field errors names each field by the command's flag for it
+ * (`--inventory-quantity`), else as the REST API does (snake_case).
+ */
+function describeAppError(e: AppError, command: CliCommand | undefined): string {
   const fieldErrors = (rename: (field: string) => string) => e.errors?.map((f) => `${rename(f.field)}: ${f.message}`).join('; ');
-  const message = e.message === fieldErrors((f) => f) ? fieldErrors((f) => f.split('.').map(camelToSnake).join('.'))! : e.message;
+  const byFlag = flagNaming(command);
+  const message = e.message === fieldErrors((f) => f) ? fieldErrors(byFlag)! : e.message;
   return `${e.code}: ${message}`.replace(/\s*\n\s*/g, ' ');
 }
 
-/** Prints what went wrong and returns the exit code. */
-function report(e: unknown): number {
+/** A field path named by the command's flag for its first part (`inventoryQuantity` → `--inventory-quantity`), the rest in snake_case. */
+function flagNaming(command: CliCommand | undefined): (field: string) => string {
+  const flags = new Map([
+    ...(command?.options ?? []).filter((o) => o.long).map((o): [string, string] => [o.attributeName(), o.long!]),
+    ...Object.entries(command?.fieldFlags ?? {}),
+  ]);
+  return (field) => {
+    const [head, ...rest] = field.split('.');
+    const flag = flags.get(head);
+    return flag ? [flag, ...rest].join('.') : field.split('.').map(camelToSnake).join('.');
+  };
+}
+
+/** Prints what went wrong and returns the exit code; `command` is the one that ran, if any. */
+function report(e: unknown, command?: CliCommand): number {
   if (e instanceof CommanderError) {
     // commander has already printed help or its one-line error.
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
@@ -48,7 +65,7 @@ function report(e: unknown): number {
     return 2;
   }
   if (e instanceof AppError) {
-    console.error(`error: ${describeAppError(e)}`);
+    console.error(`error: ${describeAppError(e, command)}`);
     return 1;
   }
   // Configuration, an unreachable or busy database, a failed migration: one line. Anything else is a bug and keeps its stack.
@@ -66,8 +83,10 @@ function report(e: unknown): number {
  * reported before the database is opened.
  */
 async function main(argv: string[]): Promise<number> {
+  let ran: CliCommand | undefined;
   const program = buildProgram(commands, {
     execute: async (command, flags) => {
+      ran = command;
       const result = await withDatabase((ctx) => command.run(flags, ctx));
       if (result !== OUTPUT_WRITTEN) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     },
@@ -76,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
-    return report(e);
+    return report(e, ran);
   }
 }
 

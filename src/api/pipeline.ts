@@ -13,6 +13,7 @@ import type { GraphQLContext } from './graphql/builder';
 import { csrfPreventionPlugin, graphqlCors, sessionCsrfPlugin } from './graphql/csrf';
 import { idempotentMutations } from './graphql/idempotency';
 import { refuseNulCharacters } from './graphql/inputText';
+import { everyInputError } from './graphql/inputErrors';
 import { graphqlRequestErrors } from './graphql/requestErrors';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { operationTelemetry } from './graphql/operationTelemetry';
@@ -77,6 +78,7 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
       sessionCsrfPlugin(),
       ...graphqlLimitPlugins(config.graphqlLimits),
       refuseNulCharacters(),
+      everyInputError(),
       operationTelemetry(),
       retryReadsOnLostConnection(),
       idempotentMutations(),

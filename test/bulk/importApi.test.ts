@@ -76,7 +76,7 @@ test('reject_failed_rows: creates by SKU, updates by SKU and by id, leaves bad r
     { row: 6, field: 'category_slugs', code: 'unknown_category', message: 'no category with slug "sandals" in this store' },
     { row: 7, field: 'id', code: 'not_found', message: expect.any(String) },
     { row: 8, field: 'sku', code: 'duplicate_in_file', message: expect.any(String) },
-    { row: 9, field: 'inventory_quantity', code: 'invalid_integer', message: 'must be a whole number' },
+    { row: 9, field: 'inventory_quantity', code: 'invalid_type', message: 'must be a whole number' },
   ]);
   expect(j.error_report).toEqual({ offset: 0, limit: 100, returned: 5, total: 5, kept: 5 });
   expect((await job(s, j.id, '?error_offset=3&error_limit=1')).errors).toEqual([j.errors[3]]);

@@ -47,7 +47,7 @@ test('creates, then a re-import of the export changes nothing', async () => {
   });
   expect(bad).toMatchObject({ rows: 3, updated: 1, created: 0, rejected: 2 });
   expect(bad.errors.map((e) => [e.row, e.field, e.code])).toEqual([
-    [2, 'price', 'custom'],
+    [2, 'price', 'invalid_value'],
     [4, 'category_slugs', 'unknown_category'],
   ]);
   expect(await db().event.count({ where: { storeId: s.storeId, type: 'product.updated' } })).toBe(1);

@@ -196,6 +196,23 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await nav(page, 'Products').click();
     await page.getByRole('link', { name: 'New product' }).click();
     await page.getByRole('heading', { name: 'New product' }).waitFor();
+    // One submit with three mistakes (no name, a negative price, a fraction of a hat) marks all three fields at
+    // once, each with the service's words: the type error does not hide the other two.
+    await page.getByLabel('Price (EUR)').fill('-1');
+    await page.getByLabel('Inventory', { exact: true }).fill('1.5');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByText('The product was not saved: correct the fields marked below.').waitFor();
+    for (const [label, message] of [
+      ['Name', 'must not be empty'],
+      ['Price (EUR)', 'must be a number >= 0 with at most 2 decimals'],
+      ['Inventory', 'must be an integer'],
+    ]) {
+      const input = page.getByLabel(label, { exact: true });
+      expect(await input.getAttribute('aria-invalid')).toBe('true');
+      await hasText(page.locator('.field').filter({ has: input }).locator('.field-error'), message);
+    }
+    await count(page.locator('.field-error'), (n) => n === 3, 'field errors of the submit');
+    takeExpectedErrors(watch, 400);
     await page.getByLabel('Name', { exact: true }).fill('Alpine Beanie');
     await page.getByRole('button', { name: 'Generate description' }).click();
     await eventually(() => page.getByLabel('Description', { exact: true }).inputValue(), (v) => v.includes('Alpine Beanie'), 'generated description');

@@ -105,7 +105,7 @@ describeEmbeddedProcesses('npm run cli', () => {
     expect(store).toEqual({ id: expect.any(String), name: 'CLI store', currency: 'CHF', owner_id: owner.id, created_at: expect.any(String) });
     expect(await failure('store', 'create', '--name', 'Nowhere', '--currency', 'XYZ', '--owner', owner.id)).toEqual({
       code: 1,
-      stderr: 'error: validation_failed: currency: must be the ISO 4217 code of a currency in circulation, such as USD or EUR',
+      stderr: 'error: validation_failed: --currency: must be the ISO 4217 code of a currency in circulation, such as USD or EUR',
     });
 
     // A store is named by its id, or by its name while no other store has it (tested in stores.test.ts).
@@ -123,7 +123,7 @@ describeEmbeddedProcesses('npm run cli', () => {
     expect(member).toEqual({
       store_id: store.id, user_id: staff.id, email: 'staff@example.test', name: 'Staff', role: 'staff', permissions: ['manage_products'], created_at: expect.any(String),
     });
-    expect((await failure('member', 'add', '--store', store.id, '--user', staff.id, '--permissions', 'fly')).stderr).toMatch(/^error: validation_failed: permissions\.0: /);
+    expect((await failure('member', 'add', '--store', store.id, '--user', staff.id, '--permissions', 'fly')).stderr).toMatch(/^error: validation_failed: --permissions\.0: /);
     expect((await cli('member', 'list', '--store', 'CLI store')).map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
       ['owner@example.test', 'owner'],
       ['staff@example.test', 'staff'],

@@ -35,7 +35,7 @@ describeEmbeddedProcesses('npm run cli -- oauth-app', () => {
     expect(rotated.client_secret).not.toBe(created.client_secret);
 
     const bad = exec('oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'x', '--redirect-uris', 'http://evil.example.test/cb', '--scopes', 'public:read');
-    await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('error: validation_failed: redirect_uris.0: ') });
+    await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('error: validation_failed: --redirect-uris.0: ') });
 
     // The client authenticates with the new secret only (RFC 7009 revocation answers 200 for an unknown token).
     const server = await serveDataDir(dataDir, { OAUTH_ENABLED: 'true' });

@@ -115,7 +115,7 @@ describe('setting a schedule over REST', () => {
     for (const field of ['publish_at', 'unpublish_at']) {
       const res = await put(p.id, { [field]: value });
       const problem = expectProblem(res, 422, 'validation_failed');
-      expect(problem.errors).toEqual([{ field, code: 'custom', message: expect.stringContaining('RFC 3339') }]);
+      expect(problem.errors).toEqual([{ field, code: 'invalid_value', message: expect.stringContaining('RFC 3339') }]);
     }
     const created = await createProductRes({ publish_at: value });
     expect(expectProblem(created, 422, 'validation_failed').errors![0].field).toBe('publish_at');
@@ -229,7 +229,7 @@ describe('GraphQL', () => {
   it('names the field in validation errors', async () => {
     const p = await createProduct(t, a);
     let err = expectGqlError(await t.graphql(UPDATE, { storeId: a.storeId, id: p.id, input: { publishAt: '2031-05-01 09:00' } }, { token: a.ownerToken }), 'validation_failed');
-    expect(err.extensions.errors).toEqual([{ field: 'publishAt', code: 'custom', message: expect.stringContaining('RFC 3339') }]);
+    expect(err.extensions.errors).toEqual([{ field: 'publishAt', code: 'invalid_value', message: expect.stringContaining('RFC 3339') }]);
     err = expectGqlError(await t.graphql(UPDATE, { storeId: a.storeId, id: p.id, input: { unpublishAt: later(-MINUTE).toISOString() } }, { token: a.ownerToken }), 'validation_failed');
     expect(err.extensions.errors).toEqual([{ field: 'unpublishAt', code: 'not_in_future', message: expect.any(String) }]);
     const archived = await createProduct(t, a, { status: 'archived' });

@@ -34,7 +34,7 @@ describeEmbeddedProcesses('npm run cli -- key …', () => {
     const badMode = exec('key', 'create', '--store', store.id, '--type', 'publishable', '--mode', 'prod', '--name', 'x');
     await expect(badMode).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Allowed choices are test, live') });
     const badScope = exec('key', 'create', '--store', store.id, '--type', 'publishable', '--mode', 'test', '--name', 'x', '--scopes', 'products:write');
-    await expect(badScope).rejects.toMatchObject({ code: 1, stderr: 'error: validation_failed: scopes: a publishable key may only carry public:read\n' });
+    await expect(badScope).rejects.toMatchObject({ code: 1, stderr: 'error: validation_failed: --scopes: a publishable key may only carry public:read\n' });
 
     const server = await serveDataDir(dataDir);
     try {

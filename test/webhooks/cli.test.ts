@@ -44,9 +44,9 @@ describeEmbeddedProcesses('npm run cli -- webhook …', () => {
 
     // Without WEBHOOK_ALLOW_PRIVATE_TARGETS the guard refuses private targets and http; bad flags are usage errors (exit 2).
     const refused = [
-      [['--url', 'https://10.0.0.1/hooks', '--events', 'product.created'], 'error: webhook_url_forbidden: url: targets a private address (10.0.0.1); webhooks go to public addresses only\n'],
-      [['--url', receiver.url, '--events', 'product.created'], 'error: validation_failed: url: must be an https URL\n'],
-      [['--url', 'https://hooks.example.com/x', '--events', 'product.exploded'], expect.stringMatching(/^error: validation_failed: event_types: unknown event type "product.exploded"/)],
+      [['--url', 'https://10.0.0.1/hooks', '--events', 'product.created'], 'error: webhook_url_forbidden: --url: targets a private address (10.0.0.1); webhooks go to public addresses only\n'],
+      [['--url', receiver.url, '--events', 'product.created'], 'error: validation_failed: --url: must be an https URL\n'],
+      [['--url', 'https://hooks.example.com/x', '--events', 'product.exploded'], expect.stringMatching(/^error: validation_failed: --events: unknown event type "product.exploded"/)],
     ] as const;
     for (const [flags, stderr] of refused) {
       expect(await strict.outcome('webhook', 'create', '--store', 'Hook shop', ...flags)).toEqual({ code: 1, stdout: '', stderr });
@@ -133,7 +133,7 @@ describeEmbeddedProcesses('npm run cli -- webhook …', () => {
       ]);
       expect(await outcome('webhook', 'replay', '--store', 'Hook shop', '--endpoint', created.id, '--since', '2020-01-01')).toMatchObject({
         code: 1,
-        stderr: expect.stringMatching(/^error: validation_failed: since: must be within the last 30 days/),
+        stderr: expect.stringMatching(/^error: validation_failed: --since: must be within the last 30 days/),
       });
 
       const disabled = await cli('webhook', 'update', '--store', 'Hook shop', '--endpoint', created.id, '--status', 'disabled');

@@ -202,9 +202,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     }
 
     if (!current) return;
-    const { input, errors } = updateInput(form, current);
+    const { input, errors, shown } = updateInput(form, current);
     const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
-    setLocalErrors(allErrors);
+    setLocalErrors({ ...shown, ...allErrors });
     if (Object.keys(allErrors).length) return;
     const needsCore = Object.keys(input).length > 0;
     if (!needsCore && !needsVariants && !needsSeo) {
@@ -358,7 +358,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           <p>The product was not saved: correct the fields marked below.</p>
         </div>
       ) : null}
-      {Object.keys(localErrors).length > 0 ? (
+      {Object.keys(localErrors).length > 0 && !coreError && !saving ? (
         <div className="alert alert-error" role="alert">
           <p>Correct the fields marked below.</p>
         </div>

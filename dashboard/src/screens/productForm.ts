@@ -100,14 +100,16 @@ export function seoFromProduct(p: ProductDetailFragment): SeoForm {
 
 export type FieldErrors = Record<string, string>;
 
-function wholeNumber(text: string, field: string, errors: FieldErrors): number | undefined {
+/**
+ * A number field's text as the API value: a number when it reads as one, else the text itself. Either way
+ * the service judges it (1.5 or "many" for a whole number), so its answer names this field's problem
+ * together with every other field's, on one submit; undefined for an empty field.
+ */
+function numberField(text: string): number | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  if (!/^-?\d+$/.test(trimmed)) {
-    errors[field] = 'must be a whole number';
-    return undefined;
-  }
-  return Number(trimmed);
+  // The generated type says number; a text that is none is sent as typed for the service to refuse.
+  return (/^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed) as number;
 }
 
 function schedule(text: string, field: string, errors: FieldErrors): string | null {
@@ -117,7 +119,11 @@ function schedule(text: string, field: string, errors: FieldErrors): string | nu
   return value;
 }
 
-/** The create input, or the client-side problems found before sending. */
+/**
+ * The create input, and the problems found before sending that stop the submit (a schedule time the
+ * browser's picker did not give). Everything else, a required field left empty included, is the
+ * service's to judge: it answers every field's problem at once.
+ */
 export function createInput(form: ProductForm): { input: ProductCreateInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const input: ProductCreateInput = {
@@ -128,42 +134,42 @@ export function createInput(form: ProductForm): { input: ProductCreateInput; err
     categorySlugs: form.categorySlugs,
     tags: splitList(form.tags),
   };
-  const inventory = wholeNumber(form.inventoryQuantity, 'inventoryQuantity', errors);
+  const inventory = numberField(form.inventoryQuantity);
   if (inventory !== undefined) input.inventoryQuantity = inventory;
-  const threshold = wholeNumber(form.lowStockThreshold, 'lowStockThreshold', errors);
+  const threshold = numberField(form.lowStockThreshold);
   if (threshold !== undefined) input.lowStockThreshold = threshold;
   const publishAt = schedule(form.publishAt, 'publishAt', errors);
   if (publishAt) input.publishAt = publishAt;
   const unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
   if (unpublishAt) input.unpublishAt = unpublishAt;
-  if (!input.price) errors.price = 'is required';
   return { input, errors };
 }
 
-/** The fields of the form that differ from the product, as a partial update. */
-export function updateInput(form: ProductForm, product: ProductDetailFragment): { input: ProductUpdateInput; errors: FieldErrors } {
+/**
+ * The fields of the form that differ from the product, as a partial update, and the problems that stop the
+ * submit (as createInput's). A number field emptied is sent as null, which the service refuses with the
+ * other fields' problems; `shown` holds the form's own words for it.
+ */
+export function updateInput(form: ProductForm, product: ProductDetailFragment): { input: ProductUpdateInput; errors: FieldErrors; shown: FieldErrors } {
+  const shown: FieldErrors = {};
   const errors: FieldErrors = {};
   const before = formFromProduct(product);
   const input: ProductUpdateInput = {};
   if (form.name !== before.name) input.name = form.name.trim();
   if (form.description !== before.description) input.description = form.description;
   if (form.price.trim() !== before.price) input.price = form.price.trim();
-  if (form.inventoryQuantity.trim() !== before.inventoryQuantity) {
-    const value = wholeNumber(form.inventoryQuantity, 'inventoryQuantity', errors);
-    if (value === undefined && !errors.inventoryQuantity) errors.inventoryQuantity = 'is required';
-    else if (value !== undefined) input.inventoryQuantity = value;
-  }
-  if (form.lowStockThreshold.trim() !== before.lowStockThreshold) {
-    const value = wholeNumber(form.lowStockThreshold, 'lowStockThreshold', errors);
-    if (value === undefined && !errors.lowStockThreshold) errors.lowStockThreshold = 'is required';
-    else if (value !== undefined) input.lowStockThreshold = value;
+  for (const field of ['inventoryQuantity', 'lowStockThreshold'] as const) {
+    if (form[field].trim() === before[field]) continue;
+    const value = numberField(form[field]);
+    input[field] = value ?? null;
+    if (value === undefined) shown[field] = 'is required';
   }
   if (form.status !== before.status) input.status = form.status;
   if ([...form.categorySlugs].sort().join('\n') !== [...before.categorySlugs].sort().join('\n')) input.categorySlugs = form.categorySlugs;
   if (splitList(form.tags).join('\n') !== product.tags.join('\n')) input.tags = splitList(form.tags);
   if (form.publishAt !== before.publishAt) input.publishAt = schedule(form.publishAt, 'publishAt', errors);
   if (form.unpublishAt !== before.unpublishAt) input.unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
-  return { input, errors };
+  return { input, errors, shown };
 }
 
 export function parseOptions(text: string): Record<string, string> | null {
@@ -190,8 +196,7 @@ export function variantInputs(rows: VariantRow[]): { variants: VariantInput[]; e
       price: row.price.trim() === '' ? null : row.price.trim(),
       position: index,
     };
-    const inventory = wholeNumber(row.inventoryQuantity, `variants.${index}.inventoryQuantity`, errors);
-    variant.inventoryQuantity = inventory ?? 0;
+    variant.inventoryQuantity = numberField(row.inventoryQuantity) ?? 0;
     return variant;
   });
   return { variants, errors };

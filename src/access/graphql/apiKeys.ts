@@ -4,6 +4,8 @@ import { API_KEY_TYPES, redactApiKey } from '../auth/apiKeys';
 import { describeScopes } from '../auth/credentials';
 import * as apiKeys from '../services/apiKeys';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 import { ServiceMode } from '../../api/graphql/modes';
 
 
@@ -51,6 +53,7 @@ const ApiKeyRollPayload = builder.simpleObject('ApiKeyRollPayload', {
 });
 
 const ApiKeyCreateInput = builder.inputType('ApiKeyCreateInput', {
+  extensions: inputRules((v) => fieldErrorsOf(apiKeys.CreateApiKey, { ...v, scopes: v.scopes ?? undefined, expiresAt: v.expiresAt ?? undefined })),
   fields: (t) => ({
     name: t.string({ required: true }),
     type: t.field({ type: ApiKeyType, required: true }),

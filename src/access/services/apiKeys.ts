@@ -31,7 +31,7 @@ export const DEFAULT_ROLL_OVERLAP_SECONDS = 24 * 3600;
 
 const Id = z.string().uuid();
 
-const CreateApiKey = z.object({
+export const CreateApiKey = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100),
   type: z.enum(API_KEY_TYPES),
   mode: z.enum(['test', 'live']),

@@ -25,7 +25,7 @@ const IssueToken = z.object({
 /** Issues a dashboard token for a user; the token itself is returned once. */
 export async function createDashboardToken(ctx: RequestContext, input: z.input<typeof IssueToken>) {
   const data = parseInput(IssueToken, input);
-  if (data.expiresAt && data.expiresAt <= ctx.now()) throw validationError([{ field: 'expiresAt', code: 'custom', message: 'must be in the future' }]);
+  if (data.expiresAt && data.expiresAt <= ctx.now()) throw validationError([{ field: 'expiresAt', code: 'in_the_past', message: 'must be in the future' }]);
   const { token, id } = await issueDashboardToken(ctx, data.userId, { name: data.name, expiresAt: data.expiresAt });
   const record = await ctx.db.dashboardToken.findUniqueOrThrow({ where: { id }, select: tokenSelect });
   return { token, record };

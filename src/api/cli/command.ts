@@ -35,6 +35,8 @@ export interface CliCommand {
   examples: string[];
   /** A positional argument after the action (`<file>`); it arrives among the flags under its name. */
   argument?: { name: string; description: string };
+  /** The flag of a service field whose flag is named otherwise (`eventTypes: '--events'`); the others are their field's kebab-case. Errors name fields by it. */
+  fieldFlags?: Record<string, string>;
   /** Rules between flags, checked before the database is opened; throws UsageError. */
   check?: (flags: any) => void;
   /** Flags arrive camelCased (`--redirect-uris` → `redirectUris`); the result is printed as JSON. The operator acts (`ctx`). */
@@ -58,7 +60,7 @@ export const GROUPS: Record<string, string> = {
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
   'test-catalog': "A store's test catalog: copy live products into it, delete it",
-  products: "A store's products in bulk: import and export CSV or JSON Lines",
+  products: "A store's products: create one, or import and export them in bulk (CSV or JSON Lines)",
   uploads: 'Stored image files',
 };
 

@@ -18,6 +18,12 @@ interface ErrorExplanation {
   graphqlOnly?: true;
 }
 
+/** The field-error codes every surface uses in `errors[]` (REST) and `extensions.errors` (GraphQL), besides the rules' own. */
+const FIELD_ERROR_CODES =
+  '`required` (a required field is missing), `unknown_field` (a field the input does not have), `invalid_type` (a value of the wrong type, null where a value is needed), ' +
+  '`invalid_value` (the right type but not an accepted value: an unknown enum value, a malformed price, URL or time), `too_small` and `too_big` (a number, a length or a list size out of bounds), ' +
+  '`invalid_character` (the NUL character), `invalid_parameter` (a query parameter that cannot be read as its type)';
+
 /** How a GraphQL request error on a well-formed request is answered, in the words of each such code's page. */
 const GRAPHQL_REQUEST_ERROR_STATUS =
   'A client that accepts application/graphql-response+json gets HTTP 400; one that accepts only application/json gets 200, as GraphQL over HTTP asks.';
@@ -80,9 +86,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     graphqlOnly: true,
   },
   invalid_variables: {
-    meaning: `A variable’s value does not fit the type the operation declares for it (a string for an Int, null or nothing for a required variable, an unknown enum value); the message names the variable. ${GRAPHQL_REQUEST_ERROR_STATUS}`,
-    action: 'Send `variables` as a JSON object whose values match the declared types. Nothing ran.',
-    example: 'Variable "$perPage" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+    meaning:
+      'A variable’s value does not fit the type the operation declares for it (a string for an Int, null or nothing for a required variable, an unknown enum value or input field). ' +
+      '`extensions.errors` lists every problem of the variables at once, as validation_failed’s `errors[]` does: each value of the wrong type, and the rules the other fields of the same input break ' +
+      '(an empty name beside a fraction for a whole number), each with `field` (its path in the input: `name`, `variants.1.sku`; another variable by its name), `code` and `message`. ' +
+      GRAPHQL_REQUEST_ERROR_STATUS,
+    action: 'Correct each field listed in `extensions.errors` and send the request again. Nothing ran.',
+    example: 'The variables are not valid: inventoryQuantity: must be an integer; name: must not be empty',
     graphqlOnly: true,
   },
   query_too_large: {
@@ -264,9 +274,12 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'Only image/jpeg, image/png and image/webp are accepted',
   },
   validation_failed: {
-    meaning: 'The body or parameters are well-formed but break one or more rules; `errors[]` lists every problem with its `field`, `code` and `message`.',
+    meaning:
+      'The body or parameters are well-formed but break one or more rules. `errors[]` lists every problem of the request at once (a value of the wrong type and the rules the other fields break come together), each with ' +
+      '`field` (the field as the client named it, with its path: `inventory_quantity`, `variants.1.sku`, `tags.0`; an import row’s column; a CLI flag), `code` and `message`. ' +
+      `The codes: ${FIELD_ERROR_CODES}; or a rule’s own code, which names the rule (duplicate_sku, unknown_event_type, in_the_past, sku_not_in_variants…).`,
     action: 'Correct each field listed in `errors[]` and send the request again.',
-    example: 'price: must not be negative',
+    example: 'name: must not be empty; price: must be a number >= 0 with at most 2 decimals and below 10,000,000,000; inventory_quantity: must be an integer',
   },
   category_required: {
     meaning: 'A product needs at least one category slug and the request gave none.',

@@ -7,8 +7,9 @@ import { ERROR_CATALOG, errorTypeUri } from './errorCatalog';
 /** Field errors of the examples of the codes that carry `errors[]`. */
 const FIELD_ERRORS: Partial<Record<ErrorCode, FieldError[]>> = {
   validation_failed: [
-    { field: 'price', code: 'too_small', message: 'must not be negative' },
-    { field: 'variants.1.sku', code: 'duplicate_sku', message: 'is used by another variant in this request' },
+    { field: 'inventory_quantity', code: 'invalid_type', message: 'must be an integer' },
+    { field: 'name', code: 'too_small', message: 'must not be empty' },
+    { field: 'price', code: 'invalid_value', message: 'must be a number >= 0 with at most 2 decimals and below 10,000,000,000' },
   ],
   category_required: [{ field: 'category_slugs', code: 'category_required', message: 'at least one category slug is required' }],
   unknown_category: [{ field: 'category_slugs.0', code: 'unknown_category', message: 'no category of this store has the slug "boots"' }],
@@ -32,5 +33,14 @@ export function exampleProblem(baseUrl: string | undefined, code: ErrorCode) {
 
 /** The body /graphql answers with for a code only GraphQL uses (ERROR_CATALOG's graphqlOnly). */
 export function exampleGraphQLError(code: ErrorCode) {
-  return { errors: [{ message: ERROR_CATALOG[code].example, extensions: { code } }] };
+  const errors = GRAPHQL_FIELD_ERRORS[code];
+  return { errors: [{ message: ERROR_CATALOG[code].example, extensions: { code, ...(errors ? { errors } : {}) } }] };
 }
+
+/** `extensions.errors` of the GraphQL-only examples that carry them, fields named by the input's schema names. */
+const GRAPHQL_FIELD_ERRORS: Partial<Record<ErrorCode, FieldError[]>> = {
+  invalid_variables: [
+    { field: 'inventoryQuantity', code: 'invalid_type', message: 'must be an integer' },
+    { field: 'name', code: 'too_small', message: 'must not be empty' },
+  ],
+};

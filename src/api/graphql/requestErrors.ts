@@ -3,7 +3,7 @@
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin, processRegularResult } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { AppError, type ErrorCode, STATUS_BY_CODE } from '../../platform/errors';
+import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
 import { requestLog } from '../../platform/logger';
 import { refusalBody } from './csrf';
 
@@ -38,16 +38,20 @@ interface RequestFacts {
 }
 
 /** A GraphQL error with a documented code, its HTTP status, and the location of the original when there is one. */
-function requestError(code: ErrorCode, message: string, opts: { from?: GraphQLError; headers?: Record<string, string> } = {}): GraphQLError {
-  const { from, headers } = opts;
+function requestError(code: ErrorCode, message: string, opts: { from?: GraphQLError; headers?: Record<string, string>; errors?: FieldError[] } = {}): GraphQLError {
+  const { from, headers, errors } = opts;
   return new GraphQLError(message, {
     nodes: from?.nodes,
     source: from?.source,
     positions: from?.positions,
     path: from?.path,
-    extensions: { code, http: { status: STATUS_BY_CODE[code], spec: DOCUMENT_ERROR_CODES.has(code), ...(headers ? { headers } : {}) } },
+    extensions: { code, ...(errors ? { errors } : {}), http: { status: STATUS_BY_CODE[code], spec: DOCUMENT_ERROR_CODES.has(code), ...(headers ? { headers } : {}) } },
   });
 }
+
+/** Variables that do not fit the operation: one invalid_variables error listing every field problem in `extensions.errors`. */
+export const invalidVariables = (errors: FieldError[]): GraphQLError =>
+  requestError('invalid_variables', `The variables are not valid: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { errors });
 
 /** The JSON parser's complaint as a position, never its wording. */
 function malformedBody(parserMessage: unknown, facts: RequestFacts): GraphQLError {

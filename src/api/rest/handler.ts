@@ -7,12 +7,22 @@ import { checkIdempotencyKey, fingerprintOf } from '../idempotency';
 import { forFingerprint } from '../graphql/idempotency';
 import type { GraphQLContext } from '../graphql/builder';
 import { nulCharacterPaths, nulInQuery } from '../graphql/inputText';
+import { type FieldNaming, inputErrors } from '../inputCheck';
 import type { Pipeline } from '../pipeline';
-import { readJsonBody } from './body';
+import { camelToSnake } from '../../platform/naming';
+import { readJsonBody, sentKey } from './body';
 import { RestInputError, sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
 import { sendStream } from './stream';
-import { variableErrors } from './variableCheck';
+
+/** The variable that carries the request body: its fields are top-level body fields, so its name is not part of a field path. */
+const BODY_VARIABLE = 'input';
+
+/** REST names a field as the body sent it (snake_case), a variable from the path or query in snake_case. */
+const REST_NAMING: FieldNaming = {
+  variable: (name) => (name === BODY_VARIABLE ? [] : [camelToSnake(name)]),
+  field: sentKey,
+};
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -66,8 +76,8 @@ export async function handleRest(
     // What else reaches the operation (multipart fields), named as its variables.
     const nulInVariables = nulCharacterPaths(variableValues, '');
     if (nulInVariables.length) throw new RestInputError(nulInVariables);
-    const inputErrors = variableErrors(route.variableTypes, variableValues);
-    if (inputErrors.length) throw new RestInputError(inputErrors);
+    const problems = inputErrors(route.variableTypes, variableValues, REST_NAMING);
+    if (problems.length) throw new RestInputError(problems);
     const context: GraphQLContext = {
       ...ctx,
       idempotencyKey: key === null ? undefined : { key, fingerprint: restFingerprint(method, url, r, variableValues, !!route.multipart) },

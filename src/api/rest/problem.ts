@@ -48,14 +48,21 @@ const INTERNAL = { status: 500, code: 'internal_error', detail: 'An unexpected e
 const restField = (field: string) => field.replace(/^\$(?:input(?:\.|$))?/, '').split('.').map(camelToSnake).join('.') || '(body)';
 
 function fromAppError(e: AppError): Problem {
+  const errors = e.errors?.map((f) => ({ ...f, field: restField(f.field) }));
   return {
     status: e.status,
     code: e.code,
-    detail: e.message,
-    errors: e.errors?.map((f) => ({ ...f, field: restField(f.field) })),
+    detail: restDetail(e, errors),
+    errors,
     headers: e.headers,
     extra: e.details,
   };
+}
+
+/** A detail made of the field errors (validationError's) names them as REST does; another is kept as written. */
+function restDetail(e: { message: string; errors?: FieldError[] }, renamed: FieldError[] | undefined): string {
+  const listed = (errors: FieldError[]) => errors.map((f) => `${f.field}: ${f.message}`).join('; ');
+  return e.errors?.length && renamed && e.message === listed(e.errors) ? listed(renamed) : e.message;
 }
 
 /** A masked execution error: the service's own (its AppError), one a plugin coded, a coercion error, or internal_error. */
@@ -65,14 +72,15 @@ function fromExecution(e: GraphQLError): Problem {
   if (code === 'internal_error') return INTERNAL;
   if (code && code in STATUS_BY_CODE) {
     const known = code as ErrorCode;
-    return { status: STATUS_BY_CODE[known], code: known, detail: e.message, errors: errors?.map((f) => ({ ...f, field: restField(f.field) })), headers: http?.headers, extra };
+    const renamed = errors?.map((f) => ({ ...f, field: restField(f.field) }));
+    return { status: STATUS_BY_CODE[known], code: known, detail: restDetail({ message: e.message, errors }, renamed), errors: renamed, headers: http?.headers, extra };
   }
   return fromGraphQLError(e);
 }
 
 /**
  * A GraphQL error that is not the service's own. REST checks its variables before executing
- * (variableCheck.ts), so input errors end there; should a coercion error still arrive, it is a 422
+ * (src/api/inputCheck.ts), so input errors end there; should a coercion error still arrive, it is a 422
  * naming the variable, never graphql-js's wording. Anything else is unexpected: masked as a 500.
  */
 function fromGraphQLError(err: GraphQLError): Problem {

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../platform/context';
 import type { CompiledPlan, Pipeline } from '../pipeline';
-import { type VariableType, variableTypesOf } from './variableCheck';
+import { type VariableType, variableTypesOf } from '../inputCheck';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,4 +1,4 @@
-/** CLI commands for products: bulk import and export. */
+/** CLI commands for products: create one, bulk import and export. */
 
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -7,6 +7,8 @@ import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { findStore } from '../../access/services/stores';
 import { exportProducts } from '../transfer/exporter';
+import { createProduct, PRODUCT_STATUSES } from '../services/products';
+import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from '../services/views';
 import { type RowError, TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
 import { ERROR_POLICIES, type ErrorPolicy, ImportFileError, importProducts } from '../transfer/importer';
 import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, Unaccomplished, UsageError } from '../../api/cli/command';
@@ -36,7 +38,53 @@ async function writeLine(out: NodeJS.WritableStream, line: string) {
   if (!out.write(line)) await once(out, 'drain');
 }
 
+/**
+ * A number flag's value as a number when it is written as one, else as typed: the service then says what is
+ * wrong with it, together with every other flag's problem (a parser here would stop at the first).
+ */
+const numberOrText = (value: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value);
+
+interface ProductCreateFlags {
+  store: string;
+  name?: string;
+  price?: string;
+  description?: string;
+  inventoryQuantity?: number | string;
+  lowStockThreshold?: number | string;
+  status?: string;
+  categorySlugs?: string[];
+  tags?: string[];
+  publishAt?: string;
+  unpublishAt?: string;
+  mode?: string;
+}
+
 export const productCommands: CliCommand[] = [
+  defineCommand<ProductCreateFlags>({
+    name: 'products create',
+    description:
+      'Create one product. The flags are checked together: every problem is reported at once, each naming its flag (exit 1, error: validation_failed: --name: …; --price: …).',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      optionalFlag('--name <name>', 'required: 1-255 characters'),
+      optionalFlag('--price <price>', 'required: a number >= 0 with at most 2 decimals, e.g. 19.90'),
+      listFlag('--category-slugs <slugs>', 'required: comma-separated slugs of categories of the store'),
+      optionalFlag('--description <text>', 'at most 20000 characters'),
+      optionalFlag('--inventory-quantity <n>', 'a whole number >= 0 (default 0)').argParser(numberOrText),
+      optionalFlag('--low-stock-threshold <n>', 'a whole number >= 0 (default 5)').argParser(numberOrText),
+      optionalFlag('--status <status>', `${PRODUCT_STATUSES.join(', ')} (default draft)`),
+      listFlag('--tags <tags>', 'comma-separated tags'),
+      optionalFlag('--publish-at <time>', 'RFC 3339 time with offset, in the future: the product is published then'),
+      optionalFlag('--unpublish-at <time>', 'RFC 3339 time with offset, after --publish-at: the product is unpublished then'),
+      modeFlag(),
+    ],
+    examples: [`npm run cli -- products create --store "Ana's" --name "Trail shoe" --price 89.90 --category-slugs shoes --inventory-quantity 12`],
+    run: async ({ store, mode, ...input }, ctx) => {
+      const storeId = (await findStore(ctx, store)).id;
+      const product = await createProduct(inMode(ctx, mode), storeId, input as Parameters<typeof createProduct>[2], { include: PRODUCT_VIEW_INCLUDE });
+      return productView(product as ProductViewRow, ctx.baseUrl);
+    },
+  }),
   defineCommand<{ file: string; store: string; format?: string; dryRun?: boolean; errorPolicy?: string; mode?: string; errorReport?: string }>({
     name: 'products import',
     argument: { name: 'file', description: 'the CSV or JSON Lines file (docs/import-export.md lists the columns)' },

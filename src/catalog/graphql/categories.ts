@@ -1,9 +1,13 @@
 /** GraphQL operations for categories. */
 
-import { categoryNotFound, createCategory, deleteCategory, updateCategory } from '../services/categories';
+import { categoryNotFound, createCategory, deleteCategory, UpdateCategory, updateCategory } from '../services/categories';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 
+// Its rules are the update's (each field's own); a create also needs both fields, which the service then says.
 const CategoryInput = builder.inputType('CategoryInput', {
+  extensions: inputRules((v) => fieldErrorsOf(UpdateCategory, { slug: v.slug ?? undefined, name: v.name ?? undefined })),
   fields: (t) => ({
     slug: t.string({ description: 'Lowercase letters, digits and single hyphens, at most 128 characters; unique in the store whatever its case' }),
     name: t.string({ description: '1-255 characters' }),

@@ -6,6 +6,8 @@ import type { GraphQLContext } from '../../api/graphql/builder';
 import * as products from '../services/products';
 import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
@@ -169,6 +171,7 @@ const SCHEDULE_DOC = {
 };
 
 const ProductCreateInput = builder.inputType('ProductCreateInput', {
+  extensions: inputRules((v) => fieldErrorsOf(products.ProductCreateInput, defined(v))),
   fields: (t) => ({
     name: t.string({ required: true }),
     description: t.string(),
@@ -185,6 +188,7 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
 });
 
 const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
+  extensions: inputRules((v) => fieldErrorsOf(products.ProductUpdateInput, v)),
   fields: (t) => ({
     name: t.string(),
     description: t.string(),

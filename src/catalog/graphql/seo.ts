@@ -1,7 +1,9 @@
 /** GraphQL type and operation for a product's SEO record. */
 
-import { setSeo } from '../services/seo';
+import { SeoInput as SeoRules, setSeo } from '../services/seo';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 
 builder.prismaObject('Seo', {
@@ -19,6 +21,7 @@ builder.prismaObject('Seo', {
 builder.prismaObjectField('Product', 'seo', (t) => t.relation('seo', { nullable: true, description: 'Null until SEO data is set' }));
 
 const SeoInput = builder.inputType('SeoInput', {
+  extensions: inputRules((v) => fieldErrorsOf(SeoRules, v)),
   description: 'The whole SEO record: a field left out or null is cleared (noindex becomes false).',
   fields: (t) => ({
     title: t.string({ description: 'At most 70 characters' }),

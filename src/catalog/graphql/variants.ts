@@ -1,7 +1,9 @@
 /** GraphQL type and operations for product variants: list and replace. */
 
-import { listVariants, replaceVariants } from '../services/variants';
+import { listVariants, replaceVariants, VariantInput as VariantRules } from '../services/variants';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 
 builder.prismaObject('Variant', {
@@ -23,6 +25,7 @@ builder.prismaObjectField('Product', 'variants', (t) =>
 );
 
 const VariantInput = builder.inputType('VariantInput', {
+  extensions: inputRules((v) => fieldErrorsOf(VariantRules, defined(v))),
   fields: (t) => ({
     sku: t.string({ required: true, description: 'Unique within the store' }),
     title: t.string(),

@@ -267,7 +267,7 @@ export const productTransferRoutes: RestRoute[] = [
               progress: { rows_processed: 1200, rows_total: 1200 },
               counts: { created: 1150, updated: 40, unchanged: 8, rejected: 2, errors: 2 },
               errors: [
-                { row: 17, field: 'price', code: 'custom', message: 'must be a number >= 0 with at most 2 decimals and below 10,000,000,000' },
+                { row: 17, field: 'price', code: 'invalid_value', message: 'must be a number >= 0 with at most 2 decimals and below 10,000,000,000' },
                 { row: 240, field: 'category_slugs', code: 'unknown_category', message: 'no category with slug "sandals" in this store' },
               ],
               error_report: { offset: 0, limit: 100, returned: 2, total: 2, kept: 2 },

@@ -60,7 +60,7 @@ export async function createCategory(ctx: RequestContext, input: z.input<typeof 
   }
 }
 
-const UpdateCategory = z.object({ slug: slug(CATEGORY_SLUG_MAX).optional(), name: ProductName.optional() });
+export const UpdateCategory = z.object({ slug: slug(CATEGORY_SLUG_MAX).optional(), name: ProductName.optional() });
 
 /** A category named by id or slug that the store does not have (or no longer has: a delete won a race). */
 export const categoryNotFound = (slugOrId: string) => new AppError('not_found', `No category "${slugOrId}" in this store`);

@@ -87,7 +87,7 @@ export const ProductCreateInput = z.object({
   publishAt: ProductFields.publishAt.optional(),
   unpublishAt: ProductFields.unpublishAt.optional(),
 });
-const ProductUpdateInput = z.object(ProductFields).partial();
+export const ProductUpdateInput = z.object(ProductFields).partial();
 type ProductCreate = z.input<typeof ProductCreateInput>;
 export type ProductUpdate = z.input<typeof ProductUpdateInput>;
 /** What callers may pass to an update: a null is rejected (except publishAt/unpublishAt, where it clears), not taken as "keep". */

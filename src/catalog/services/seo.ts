@@ -22,7 +22,7 @@ const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullish());
 
 const text = (max: number) =>
-  optional(z.string().trim().refine((s) => chars(s) <= max, `must be at most ${max} characters`));
+  optional(z.string().trim().refine((s) => chars(s) <= max, { message: `must be at most ${max} characters`, params: { code: 'too_big' } }));
 
 const httpUrl = optional(
   z

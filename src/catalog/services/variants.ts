@@ -25,7 +25,7 @@ const OptionName = z
   .max(64)
   .regex(/^\S(.*\S)?$/s, 'option names must not be empty or start/end with whitespace');
 
-const VariantInput = z.object({
+export const VariantInput = z.object({
   sku: z.string().trim().min(1, 'must not be empty').max(100),
   title: z.string().trim().max(255).default(''),
   options: z

@@ -104,10 +104,12 @@ const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === '
 
 /**
  * A record (column → cell: strings from CSV, JSON values from JSON Lines) as
- * an ImportRow, or the field errors that keep it from being one. Values are
- * only converted here; the services validate them as for any other write.
+ * an ImportRow, or the field errors that keep it from being one, with what
+ * did convert (`partial`: the cells in error left out), so that the rules of
+ * the other cells can be reported with them. Values are only converted here;
+ * the services validate them as for any other write.
  */
-export function toImportRow(row: number, record: Record<string, unknown>): { ok: ImportRow } | { errors: RowError[] } {
+export function toImportRow(row: number, record: Record<string, unknown>): { ok: ImportRow } | { errors: RowError[]; partial: ImportRow } {
   const errors: RowError[] = [];
   const fail = (field: string, code: string, message: string) => void errors.push({ row, field, code, message });
   const has = (c: Column) => Object.prototype.hasOwnProperty.call(record, c);
@@ -140,7 +142,7 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
     if (!has(c) || isBlank(record[c])) continue;
     const v = record[c];
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-    if (!Number.isInteger(n)) fail(c, 'invalid_integer', 'must be a whole number');
+    if (!Number.isInteger(n)) fail(c, 'invalid_type', 'must be a whole number');
     else out.product[key] = n;
   }
   if (has('status') && !isBlank(record.status)) out.product.status = text('status')?.trim();
@@ -164,7 +166,7 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
       try {
         v = JSON.parse(v);
       } catch {
-        fail('variants', 'invalid_json', 'must be a JSON array of variants, e.g. [{"sku":"TEE-S","options":{"size":"S"}}]');
+        fail('variants', 'invalid_type', 'must be a JSON array of variants, e.g. [{"sku":"TEE-S","options":{"size":"S"}}]');
         v = undefined;
       }
     }
@@ -189,13 +191,13 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
         if (isBlank(v)) out.seo.noindex = false;
         else if (typeof v === 'boolean') out.seo.noindex = v;
         else if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) out.seo.noindex = v.trim().toLowerCase() === 'true';
-        else fail(c, 'invalid_boolean', 'must be true or false');
+        else fail(c, 'invalid_type', 'must be true or false');
       } else {
         out.seo[SEO_COLUMNS[c]] = isBlank(v) ? null : (text(c) ?? null);
       }
     }
   }
-  return errors.length ? { errors } : { ok: out };
+  return errors.length ? { errors, partial: out } : { ok: out };
 }
 
 function listOf(v: unknown): string[] | null {

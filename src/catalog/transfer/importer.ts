@@ -14,6 +14,7 @@ import {
   emitProductEvent,
   newProductRow,
   ProductCreateInput,
+  ProductUpdateInput,
   unknownCategories,
   updateChangesNothing,
   updateProduct,
@@ -21,8 +22,8 @@ import {
 } from '../services/products';
 import { PRODUCT_VIEW_INCLUDE } from '../services/views';
 import { sameSeo, SeoInput, seoRecord, setSeo } from '../services/seo';
-import { parseInput } from '../../platform/validation';
-import { parseVariants, replaceVariants, sameVariants, variantRow } from '../services/variants';
+import { fieldErrorsOf, parseInput } from '../../platform/validation';
+import { parseVariants, replaceVariants, sameVariants, VariantInput, variantRow } from '../services/variants';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
 
@@ -167,7 +168,7 @@ export async function importProducts(ctx: RequestContext, storeId: string, sourc
         const converted = toImportRow(item.row, item.record);
         if ('errors' in converted) {
           counts.rejected++;
-          converted.errors.forEach(report);
+          [...converted.errors, ...ruleErrors(converted.partial, converted.errors)].forEach(report);
         } else {
           const key = converted.ok.id ? `id:${converted.ok.id}` : converted.ok.sku ? `sku:${converted.ok.sku}` : null;
           if (key && seenKeys.has(key)) {
@@ -330,6 +331,21 @@ async function categoryIds(t: TransactionContext, storeId: string, rows: ImportR
   const slugs = [...new Set(rows.flatMap((r) => r.product.categorySlugs ?? []))];
   const found = slugs.length ? await categoriesToLink(t.tx, storeId, slugs) : [];
   return new Map(found.map((c) => [c.slug, c.id]));
+}
+
+/**
+ * The rules' errors of the cells that did convert, for a row that is rejected for the cells that did not: the
+ * row's every problem is reported at once. Each field's own rules (ProductUpdateInput's): whether the row
+ * creates or updates a product is not known yet.
+ */
+function ruleErrors(row: ImportRow, converted: RowError[]): RowError[] {
+  const errors = [
+    ...reportErrors(row.row, 'product', fieldErrorsOf(ProductUpdateInput, row.product)),
+    ...(row.variants ?? []).flatMap((v, i) => reportErrors(row.row, 'variants', fieldErrorsOf(VariantInput, v).map((e) => ({ ...e, field: `variants.${i}.${e.field}` })))),
+    ...(row.seo ? reportErrors(row.row, 'seo', fieldErrorsOf(SeoInput, row.seo)) : []),
+  ];
+  const failed = new Set(converted.map((e) => e.field));
+  return errors.filter((e) => !failed.has(e.field));
 }
 
 /** Which part of the row a service call was writing, so its field errors name the file's columns. */

@@ -63,6 +63,7 @@ const endpointFlag = () => requiredFlag('--endpoint <id or url>', ENDPOINT_REF);
 export const webhookCommands: CliCommand[] = [
   defineCommand<{ store: string; url: string; events: string[]; description?: string; mode?: string; disabled?: boolean }>({
     name: 'webhook create',
+    fieldFlags: { eventTypes: '--events' },
     description:
       'Create a webhook endpoint: the store\'s events of its mode (live by default) are POSTed to the URL, signed (Standard Webhooks). The signing secret is printed once. At most 16 endpoints per mode and store.',
     options: [
@@ -102,6 +103,7 @@ export const webhookCommands: CliCommand[] = [
   }),
   defineCommand<{ store: string; endpoint: string; url?: string; events?: string[]; description?: string; status?: string }>({
     name: 'webhook update',
+    fieldFlags: { eventTypes: '--events' },
     description: 'Change the URL, event types, description or status of an endpoint. Enabling it again clears why it was disabled.',
     options: [
       storeFlag(),

@@ -14,6 +14,8 @@ import * as log from '../webhooks/log';
 import { MESSAGE_STATUSES, MESSAGE_TRIGGERS, MESSAGES_PAGE, type WebhookAttemptRecord, type WebhookMessageRecord, webhookIdOf } from '../webhooks/log';
 import { ServiceMode } from '../../api/graphql/modes';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 
 /** Webhook endpoints and the delivery log. Every operation needs manage_webhooks in the store. */
 
@@ -114,7 +116,11 @@ const WebhookReplayResult = builder.simpleObject('WebhookReplayResult', {
 
 const EVENT_TYPES_HELP = 'Event types of the catalogue (e.g. product.created, product.updated), or ["*"] for all; duplicates are dropped';
 
+/** The service's input from a GraphQL one: null means "not sent", as the resolvers take it. */
+const withoutNulls = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).filter(([, x]) => x != null));
+
 const WebhookEndpointCreateInput = builder.inputType('WebhookEndpointCreateInput', {
+  extensions: inputRules((v) => fieldErrorsOf(endpoints.CreateEndpoint, withoutNulls(v))),
   fields: (t) => ({
     url: t.string({ required: true, description: 'https URL (http only for loopback hosts when WEBHOOK_ALLOW_PRIVATE_TARGETS=true); no private, loopback or metadata addresses' }),
     eventTypes: t.stringList({ required: true, description: EVENT_TYPES_HELP }),
@@ -125,6 +131,7 @@ const WebhookEndpointCreateInput = builder.inputType('WebhookEndpointCreateInput
 });
 
 const WebhookEndpointUpdateInput = builder.inputType('WebhookEndpointUpdateInput', {
+  extensions: inputRules((v) => fieldErrorsOf(endpoints.UpdateEndpoint, withoutNulls(v))),
   fields: (t) => ({
     url: t.string(),
     eventTypes: t.stringList({ description: EVENT_TYPES_HELP }),

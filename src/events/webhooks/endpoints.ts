@@ -117,7 +117,7 @@ const EventTypes = z
 const Url = z.string().trim().min(1, 'must not be empty').max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
 const Description = z.string().trim().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 
-const CreateEndpoint = z.object({
+export const CreateEndpoint = z.object({
   url: Url,
   eventTypes: EventTypes,
   description: Description.default(''),
@@ -125,7 +125,7 @@ const CreateEndpoint = z.object({
   mode: z.enum(MODES).default('live'),
 });
 
-const UpdateEndpoint = z.object({
+export const UpdateEndpoint = z.object({
   url: Url.optional(),
   eventTypes: EventTypes.optional(),
   description: Description.optional(),
@@ -143,19 +143,6 @@ interface WebhookEndpointCreate {
   mode?: string;
 }
 type WebhookEndpointUpdate = Partial<WebhookEndpointCreate>;
-
-/** Turns custom issues' `params.code` into the field error code (unknown_event_type). */
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const res = schema.safeParse(input);
-  if (res.success) return res.data;
-  throw validationError(
-    res.error.issues.map((i) => ({
-      field: i.path.map(String).join('.') || '(body)',
-      code: i.code === 'custom' ? String((i as { params?: { code?: string } }).params?.code ?? 'invalid_value') : i.code,
-      message: i.message,
-    })),
-  );
-}
 
 const checkUrl = (ctx: RequestContext, url: string) => checkWebhookUrl(url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets });
 
@@ -179,7 +166,7 @@ async function lockEndpoint(t: TransactionContext, storeId: string, id: string):
  * never again. A store has at most MAX_ENDPOINTS_PER_MODE endpoints per mode.
  */
 export async function createWebhookEndpoint(ctx: RequestContext, storeId: string, input: WebhookEndpointCreate) {
-  const data = parse(CreateEndpoint, input);
+  const data = parseInput(CreateEndpoint, input);
   if (!isUuid(storeId)) throw notFound('Store');
   const url = await checkUrl(ctx, data.url);
   const secret = generateSecret();
@@ -238,7 +225,7 @@ const STATUS_FIELDS = ['status', 'disabled_reason', 'disabled_at'];
  * disabled, and its run of failures.
  */
 export async function updateWebhookEndpoint(ctx: RequestContext, storeId: string, id: string, input: WebhookEndpointUpdate) {
-  const data = parse(UpdateEndpoint, input);
+  const data = parseInput(UpdateEndpoint, input);
   // Checked (and resolved) before the transaction: no lock is held across a DNS lookup.
   const url = data.url === undefined ? undefined : await checkUrl(ctx, data.url);
   return transaction(ctx, async (t) => {
