@@ -78,6 +78,17 @@ async function buildFile(dir: string, relative: string): Promise<StaticAsset | n
 }
 
 /**
+ * The dashboard's stylesheet as its built page links it (/dashboard/assets/index-….css), for the service's own
+ * pages that people meet between dashboard pages (OAuth consent), so they look the same; null when not built.
+ */
+export async function dashboardStylesheet(): Promise<string | null> {
+  const dir = buildDir();
+  const index = dir ? await buildFile(dir, 'index.html') : null;
+  const html = index?.encodings.identity.body.toString('utf8') ?? '';
+  return /<link rel="stylesheet"[^>]*href="(\/dashboard\/assets\/[\w.-]+\.css)"/.exec(html)?.[1] ?? null;
+}
+
+/**
  * The page's policy: its own scripts and styles only (React sets styles through the DOM, which a policy
  * does not restrict), requests to this origin only, images from here (and from the image host when images
  * are redirected there), no framing, forms post here only.
