@@ -93,6 +93,9 @@ describe("GraphiQL's page", () => {
     // The validator of the Brotli bytes does not stand for the gzip ones.
     expect((await raw('GET', '/graphql', { ...HTML, 'accept-encoding': 'gzip', 'if-none-match': etag })).status).toBe(200);
     expect((await raw('GET', '/graphql', { ...HTML, 'if-none-match': String(plain.headers.etag) })).status).toBe(304);
+    // A list, weak forms and a client that adds Cache-Control: no-cache to conditional requests (fetch) all revalidate.
+    expect((await raw('GET', '/graphql', { ...HTML, 'accept-encoding': 'br', 'if-none-match': `"other", W/${etag}` })).status).toBe(304);
+    expect((await fetch(`${t.url}/graphql`, { headers: { ...HTML, 'accept-encoding': 'br', 'if-none-match': etag } })).status).toBe(304);
   });
 
   it('HEAD tells the length and encoding without the body', async () => {

@@ -6,7 +6,6 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip as gzipCallback } from 'node:zlib';
 import compressible from 'compressible';
 import compression from 'compression';
-import fresh from 'fresh';
 import Negotiator from 'negotiator';
 
 /** Below this many bytes a body goes out as it is: compressing it saves less than the encoding costs. */
@@ -85,6 +84,17 @@ function chooseEncoding(req: IncomingMessage, asset: StaticAsset): Encoding {
   return (best as Encoding | undefined) ?? 'identity';
 }
 
+/**
+ * If-None-Match (RFC 9110 13.1.2): `*`, or a list of entity tags compared weakly. A request's Cache-Control does
+ * not change the answer: fetch() sends `no-cache` with every conditional request, and a 304 is still right.
+ */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.replace(/^W\//, '');
+  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(etag));
+}
+
 /** Adds names to the Vary header, keeping what is there. */
 export function addVary(res: ServerResponse, ...names: string[]): void {
   const current = String(res.getHeader('Vary') ?? '')
@@ -108,7 +118,7 @@ export function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Stat
   res.setHeader('Cache-Control', opts.cacheControl);
   res.setHeader('ETag', etag);
   const status = opts.status ?? 200;
-  if (status === 200 && fresh(req.headers, { etag })) {
+  if (status === 200 && noneMatch(req.headers['if-none-match'], etag)) {
     res.statusCode = 304;
     res.end();
     return;
