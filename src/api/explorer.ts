@@ -151,7 +151,7 @@ export const graphiqlOptions: GraphiQLOptions = {
  *
  * `page` is the HTML Yoga serves (renderGraphiQL with graphiqlOptions); the hash is of its one script.
  */
-export function graphiqlSecurityHeaders(page: string): Record<string, string> {
+function graphiqlSecurityHeaders(page: string): Record<string, string> {
   const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   const policy = [
     "default-src 'none'",

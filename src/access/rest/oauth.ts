@@ -36,7 +36,7 @@ export const isOAuthPath = (path: string) =>
  * on every interface. Never the Host a browser used: a client checks `iss` against one value, however the user
  * reached the service.
  */
-export function oauthIssuer(config: Config, req: IncomingMessage): string {
+function oauthIssuer(config: Config, req: IncomingMessage): string {
   if (config.publicBaseUrl) return config.publicBaseUrl;
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${req.socket.localPort ?? config.port}`;

@@ -9,7 +9,7 @@ import compression from 'compression';
 import Negotiator from 'negotiator';
 
 /** Below this many bytes a body goes out as it is: compressing it saves less than the encoding costs. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -96,7 +96,7 @@ function noneMatch(header: string | undefined, etag: string): boolean {
 }
 
 /** Adds names to the Vary header, keeping what is there. */
-export function addVary(res: ServerResponse, ...names: string[]): void {
+function addVary(res: ServerResponse, ...names: string[]): void {
   const current = String(res.getHeader('Vary') ?? '')
     .split(',')
     .map((s) => s.trim())
