@@ -21,7 +21,7 @@ import { csrfRefusal, refusalBody, sessionCsrfRefusal } from './api/graphql/csrf
 import { AppError } from './platform/errors';
 import { dashboardRouteLabel, isDashboardPath, serveDashboard } from './api/dashboard';
 import { docsRouteLabel, isDocsPath, serveDocs } from './api/docs/serveDocs';
-import { graphiqlOptions, graphiqlSecurityHeaders, renderExplorerPage } from './api/explorer';
+import { serveExplorerPage, wantsExplorerPage } from './api/explorer';
 import { createWorker } from './jobs/worker';
 import { createLogger, redactUrl, withRequestLog } from './platform/logger';
 import { schema } from './schema';
@@ -45,6 +45,7 @@ import { productTransferRoutes } from './catalog/rest/productTransfer';
 import { webhookRoutes } from './events/rest/webhooks';
 import { createPublicApi, isPublicApiPath } from './access/rest/publicApi';
 import { guardEarlyAnswer } from './platform/http/earlyAnswer';
+import { createResponseCompression, prepareAsset, sendAsset, type StaticAsset } from './platform/http/compression';
 import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
@@ -107,13 +108,21 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const log = opts.log ?? createLogger(config);
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
   const openapi = openApiJson(restRoutes);
+  const compress = createResponseCompression();
+  /** The OpenAPI document per base URL (PUBLIC_BASE_URL, else the host a client used), compressed once each; the last few are kept. */
+  const openapiAssets = new Map<string, Promise<StaticAsset>>();
+  const openapiAsset = (baseUrl: string) => {
+    let asset = openapiAssets.get(baseUrl);
+    if (!asset) {
+      if (openapiAssets.size >= 8) openapiAssets.delete(openapiAssets.keys().next().value!);
+      asset = prepareAsset(openapi(baseUrl), 'application/json');
+      openapiAssets.set(baseUrl, asset);
+    }
+    return asset;
+  };
   const now = opts.now ?? (() => new Date());
   const publicApi = createPublicApi(config, log, now);
   const loginThrottle = createLoginThrottle(config, log, () => now().getTime());
-
-  /** The GraphiQL page's security headers, from the page as Yoga renders it (computed on the first visit). */
-  let graphiqlHeaders: Record<string, string> | undefined;
-  const explorerHeaders = () => (graphiqlHeaders ??= graphiqlSecurityHeaders(renderExplorerPage({ ...graphiqlOptions })));
 
   /** The context every request starts from: nobody acts yet; authentication names the principal. */
   const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
@@ -181,6 +190,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     // No response is to be sniffed into another type than it declares (JSON as HTML, an upload as script).
     res.setHeader('X-Content-Type-Options', 'nosniff');
     guardEarlyAnswer(req, res);
+    compress(req, res);
     const reqLog = log.child({ request_id: requestId });
     const url = new URL(req.url ?? '/', 'http://internal');
     const path = url.pathname;
@@ -208,9 +218,8 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         }
       }
       if (path === '/api/openapi.json') {
-        res.setHeader('Content-Type', 'application/json');
-        res.end(openapi(baseUrlOf(req, config)));
-        return;
+        // no-cache: clients revalidate (304 on the ETag), so a new release's document is seen at once.
+        return sendAsset(req, res, await openapiAsset(baseUrlOf(req, config)), { cacheControl: 'no-cache' });
       }
       if (isDocsPath(path)) {
         seen.route = docsRouteLabel(path);
@@ -228,10 +237,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
         return;
       }
       if (path === '/graphql') {
-        // Yoga renders GraphiQL for a GET that accepts HTML (shouldRenderGraphiQL): that page gets its policy.
-        if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
-          for (const [k, v] of Object.entries(explorerHeaders())) res.setHeader(k, v);
-        }
+        if (wantsExplorerPage(req)) return await serveExplorerPage(req, res);
         let ctx: GraphQLContext;
         try {
           ctx = await graphqlContext(req, res, url, requestId, reqLog);

@@ -1,12 +1,10 @@
 /** Serving the merchant dashboard (the single-page app built from dashboard/) under /dashboard. */
 
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { prepareAsset, sendAsset, type StaticAsset } from '../platform/http/compression';
 import { htmlPage, sendHtml } from './docs/html';
 
 /**
@@ -38,7 +36,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.map': 'application/json',
 };
-const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.json', '.map']);
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Where the build is: dashboard/dist of the project, from src/ (tsx) or dist/src/ (the production build). */
@@ -46,15 +43,7 @@ function buildDir(): string | null {
   return ['../../dashboard/dist', '../../../dashboard/dist'].map((p) => path.resolve(__dirname, p)).find((d) => existsSync(path.join(d, 'index.html'))) ?? null;
 }
 
-interface CachedFile {
-  body: Buffer;
-  gzipped: Buffer | null;
-  etag: string;
-  type: string;
-}
-
-const gzip = promisify(gzipCallback);
-const files = new Map<string, Promise<CachedFile | null>>();
+const files = new Map<string, Promise<StaticAsset | null>>();
 const indexMtime = new Map<string, number | null>();
 
 /**
@@ -62,7 +51,7 @@ const indexMtime = new Map<string, number | null>();
  * under their names; index.html is read again when a new build has replaced it (`npm run dashboard:build`
  * while the service runs), so it never points at assets that are gone.
  */
-async function buildFile(dir: string, relative: string): Promise<CachedFile | null> {
+async function buildFile(dir: string, relative: string): Promise<StaticAsset | null> {
   const key = path.join(dir, relative);
   if (relative === 'index.html') {
     const mtime = await stat(key).then((st) => st.mtimeMs, () => null);
@@ -80,18 +69,23 @@ async function buildFile(dir: string, relative: string): Promise<CachedFile | nu
       } catch {
         return null;
       }
-      const ext = path.extname(relative).toLowerCase();
-      return {
-        body,
-        gzipped: COMPRESSIBLE.has(ext) && body.length > 1024 ? await gzip(body) : null,
-        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-        type: CONTENT_TYPES[ext] ?? 'application/octet-stream',
-      };
+      return prepareAsset(body, CONTENT_TYPES[path.extname(relative).toLowerCase()] ?? 'application/octet-stream');
     })();
     files.set(key, file);
     void file.then((f) => f ?? files.delete(key));
   }
   return file;
+}
+
+/**
+ * The dashboard's stylesheet as its built page links it (/dashboard/assets/index-….css), for the service's own
+ * pages that people meet between dashboard pages (OAuth consent), so they look the same; null when not built.
+ */
+export async function dashboardStylesheet(): Promise<string | null> {
+  const dir = buildDir();
+  const index = dir ? await buildFile(dir, 'index.html') : null;
+  const html = index?.encodings.identity.body.toString('utf8') ?? '';
+  return /<link rel="stylesheet"[^>]*href="(\/dashboard\/assets\/[\w.-]+\.css)"/.exec(html)?.[1] ?? null;
 }
 
 /**
@@ -114,25 +108,6 @@ function dashboardPolicy(imageOrigin?: string): string {
   ].join('; ');
 }
 
-function send(req: IncomingMessage, res: ServerResponse, method: string, file: CachedFile, cacheControl: string, extra: Record<string, string> = {}): void {
-  res.setHeader('Cache-Control', cacheControl);
-  res.setHeader('ETag', file.etag);
-  res.setHeader('Vary', 'Accept-Encoding');
-  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
-  if (req.headers['if-none-match'] === file.etag) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  const useGzip = !!file.gzipped && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  const body = useGzip ? file.gzipped! : file.body;
-  res.statusCode = 200;
-  res.setHeader('Content-Type', file.type);
-  res.setHeader('Content-Length', body.length);
-  if (useGzip) res.setHeader('Content-Encoding', 'gzip');
-  res.end(method === 'HEAD' ? undefined : body);
-}
-
 export async function serveDashboard(req: IncomingMessage, res: ServerResponse, urlPath: string, opts: { imageOrigin?: string }): Promise<void> {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
@@ -151,18 +126,17 @@ export async function serveDashboard(req: IncomingMessage, res: ServerResponse, 
   if (urlPath.startsWith(ASSETS_PATH)) {
     const name = urlPath.slice(ASSETS_PATH.length);
     const file = SAFE_NAME.test(name) ? await buildFile(dir, path.join('assets', name)) : null;
-    if (file) return send(req, res, method, file, 'public, max-age=31536000, immutable');
+    if (file) return sendAsset(req, res, file, { cacheControl: 'public, max-age=31536000, immutable' });
     return sendHtml(res, method, 404, htmlPage('Not found', `<h1>Not found</h1><p>No such dashboard file. <a href="${DASHBOARD_PATH}/">Open the dashboard</a>.</p>`));
   }
   // A file at the build's top level (an icon, say), else the app's page, which routes the path itself.
   const top = urlPath.slice(DASHBOARD_PATH.length + 1);
   const file = top && SAFE_NAME.test(top) && top !== 'index.html' ? await buildFile(dir, top) : null;
-  if (file) return send(req, res, method, file, 'public, max-age=3600');
+  if (file) return sendAsset(req, res, file, { cacheControl: 'public, max-age=3600' });
   const index = await buildFile(dir, 'index.html');
   if (!index) throw new Error('dashboard/dist/index.html disappeared');
-  send(req, res, method, index, 'no-cache', {
-    'Content-Security-Policy': dashboardPolicy(opts.imageOrigin),
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'same-origin',
+  sendAsset(req, res, index, {
+    cacheControl: 'no-cache',
+    headers: { 'Content-Security-Policy': dashboardPolicy(opts.imageOrigin), 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin' },
   });
 }

@@ -1,7 +1,9 @@
 /** GraphiQL at GET /graphql: the page, and the example tabs it opens with. */
 
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { prepareAsset, sendAsset, type StaticAsset } from '../platform/http/compression';
 
 type RenderGraphiQL = typeof import('@graphql-yoga/render-graphiql').renderGraphiQL;
 let renderer: RenderGraphiQL | undefined;
@@ -149,7 +151,7 @@ export const graphiqlOptions: GraphiQLOptions = {
  *
  * `page` is the HTML Yoga serves (renderGraphiQL with graphiqlOptions); the hash is of its one script.
  */
-export function graphiqlSecurityHeaders(page: string): Record<string, string> {
+function graphiqlSecurityHeaders(page: string): Record<string, string> {
   const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   const policy = [
     "default-src 'none'",
@@ -164,4 +166,26 @@ export function graphiqlSecurityHeaders(page: string): Record<string, string> {
     "form-action 'none'",
   ].join('; ');
   return { 'Content-Security-Policy': policy, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' };
+}
+
+/** Yoga's own rule (shouldRenderGraphiQL): a GET of /graphql that accepts HTML is a person opening GraphiQL. HEAD asks for the same page's headers. */
+export const wantsExplorerPage = (req: IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
+
+let explorerPage: Promise<{ asset: StaticAsset; headers: Record<string, string> }> | undefined;
+
+/**
+ * GraphiQL's page (some 9 MB, its bundle inline), rendered and compressed once on the first visit and kept:
+ * every visit gets the stored bytes in the encoding it accepts (about 2 MB in Brotli), and a browser that has
+ * the page gets 304 on its ETag. `no-cache`: the browser asks again each time, so a new release shows at once.
+ * The page differs from /graphql's JSON answers, hence Vary: Accept.
+ */
+export async function serveExplorerPage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  explorerPage ??= (async () => {
+    const page = renderExplorerPage({ ...graphiqlOptions });
+    return { asset: await prepareAsset(page, 'text/html; charset=utf-8'), headers: graphiqlSecurityHeaders(page) };
+  })();
+  // A failure is not remembered: the next visit tries again.
+  explorerPage.catch(() => (explorerPage = undefined));
+  const { asset, headers } = await explorerPage;
+  sendAsset(req, res, asset, { cacheControl: 'no-cache', headers: { ...headers, Vary: 'Accept' } });
 }

@@ -20,7 +20,7 @@ export const EnvSchema = z.object({
   /** Named (server-side prepared) statements on PostgreSQL; false behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATA_DIR: z.string().default('./data'),
-  /** Absolute base URL used in Location headers and image URLs; defaults to the request's own origin. */
+  /** Absolute base URL used in Location headers and image URLs (defaults to the request's own origin), and the OAuth issuer (defaults to http://localhost:PORT; required in production with OAuth on). */
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Set: /metrics asks for it as a bearer token. Unset: /metrics is open (restrict it at the load balancer). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -137,12 +137,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new ConfigError(`Invalid configuration:\n  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
   }
-  const storageProblems = [
+  const combinationProblems = [
     e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET && '  S3_BUCKET: required when STORAGE_DRIVER=s3',
     !!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY && '  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
     e.IMAGE_DELIVERY === 'redirect' && e.STORAGE_DRIVER !== 's3' && '  IMAGE_DELIVERY: redirect needs STORAGE_DRIVER=s3 (files on disk have no URL of their own)',
+    e.OAUTH_ENABLED && e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL && '  PUBLIC_BASE_URL: required in production when OAUTH_ENABLED=true (it is the OAuth issuer clients check)',
   ].filter((p): p is string => !!p);
-  if (storageProblems.length) throw new ConfigError(`Invalid configuration:\n${storageProblems.join('\n')}`);
+  if (combinationProblems.length) throw new ConfigError(`Invalid configuration:\n${combinationProblems.join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,

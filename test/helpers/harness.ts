@@ -71,11 +71,11 @@ function expectDocumentedType(problem: unknown, request: string): void {
 /** Starts the real handler on an ephemeral port over a fresh database; `now` replaces the app's clock. */
 export async function startTestServer(env: Record<string, string> = {}, opts: { now?: () => Date; log?: Logger } = {}): Promise<TestServer> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
   const app = createApp(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now });
   const server: Server = createServer((req, res) => void app.handler(req, res));
   answerClientErrors(server, config.publicBaseUrl);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, config.host, resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {

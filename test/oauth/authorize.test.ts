@@ -67,7 +67,7 @@ describe('GET /authorize', () => {
     const callback = await authorizeAndDecide(t, store.ownerToken, request({ state }));
     expect(callback.searchParams.get('state')).toBe(state);
     expect(callback.searchParams.get('code')).toMatch(/^svc_oac_/);
-    expect(callback.searchParams.get('iss')).toBe(`${t.url}/api/public/v1/oauth`);
+    expect(callback.searchParams.get('iss')).toBe(t.url);
   });
 
   it('offers a store picker when store_id is not sent, listing only stores the user may connect', async () => {

@@ -36,6 +36,13 @@ describe('OAuth switched off (the default)', () => {
     expect(res.body).toMatchObject({ status: 404, code: 'oauth_not_enabled', title: 'Not Found' });
   });
 
+  it('the authorization server metadata answers the same 404: no client discovers a flow that is off', async () => {
+    const res = await t.request('GET', '/.well-known/oauth-authorization-server');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'oauth_not_enabled' });
+    expect((await fetch(`${t.url}/.well-known/oauth-authorization-server`, { method: 'HEAD' })).status).toBe(404);
+  });
+
   it('answers the same with a valid dashboard session', async () => {
     const res = await t.request('GET', `/api/public/v1/oauth/authorize?client_id=${app.clientId}`, { token: store.ownerToken });
     expect(res.status).toBe(404);

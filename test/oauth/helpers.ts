@@ -35,10 +35,10 @@ export async function registerApp(
   return { id: app.id, clientId: app.clientId, clientSecret };
 }
 
-/** The authorization server as oauth4webapi sees it. */
+/** The authorization server as oauth4webapi sees it (test/oauth/discovery.test.ts discovers it from the metadata instead). */
 export function authorizationServer(t: TestServer) {
   return {
-    issuer: `${t.url}${OAUTH}`,
+    issuer: t.url,
     authorization_endpoint: `${t.url}${OAUTH}/authorize`,
     token_endpoint: `${t.url}${OAUTH}/token`,
     revocation_endpoint: `${t.url}${OAUTH}/revoke`,
@@ -92,7 +92,7 @@ const unescapeHtml = (s: string) =>
 export function consentForm(html: string): URLSearchParams {
   const form = new URLSearchParams();
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.append(m[1], unescapeHtml(m[2]));
-  const option = /<select name="store_id"[^>]*><option value="([^"]+)"/.exec(html);
+  const option = /<select [^>]*name="store_id"[^>]*><option value="([^"]+)"/.exec(html);
   if (option) form.append('store_id', unescapeHtml(option[1]));
   return form;
 }

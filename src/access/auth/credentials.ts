@@ -16,3 +16,10 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 /** "public:read (…); products:read (…)" for descriptions that list the scopes. */
 export const describeScopes = (): string => SCOPES.map((s) => `${s}: ${SCOPE_DESCRIPTIONS[s]}`).join('. ');
+
+/**
+ * The scopes as the docs show them: a Markdown table of SCOPE_DESCRIPTIONS, the words the consent page shows.
+ * Every scope table in the docs is exactly this (test/docs/scopeTable.test.ts), so the two cannot differ.
+ */
+export const scopeTable = (): string =>
+  ['| scope | grants |', '|---|---|', ...SCOPES.map((s) => `| \`${s}\` | ${SCOPE_DESCRIPTIONS[s]} |`)].join('\n');

@@ -1,15 +1,17 @@
-/** The OAuth 2.0 protocol endpoints under /api/public/v1/oauth. */
+/** The OAuth 2.0 protocol endpoints under /api/public/v1/oauth, and the authorization server's metadata. */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateDashboardOrSession } from '../auth/authenticate';
 import { safeEqual } from '../auth/secrets';
 import { CLIENT_CHALLENGE, missingCredential } from '../auth/challenges';
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
+import { SCOPES } from '../../kernel/access';
+import type { Config } from '../../platform/config';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '../services/oauth';
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent, SIGN_IN_FIRST } from '../services/oauthAuthorize';
-import { DASHBOARD_SIGN_IN_PATH } from '../../api/dashboard';
+import { DASHBOARD_SIGN_IN_PATH, dashboardStylesheet } from '../../api/dashboard';
 import { escapeHtml, htmlPage, sendHtml } from '../../api/docs/html';
 import { readBodyLimited } from '../../api/rest/body';
 import { nulInQuery } from '../../api/graphql/inputText';
@@ -22,7 +24,44 @@ import { RestInputError, sendProblem, toProblem } from '../../api/rest/problem';
  */
 export const OAUTH_BASE_PATH = '/api/public/v1/oauth';
 
-export const isOAuthPath = (path: string) => path === OAUTH_BASE_PATH || path.startsWith(OAUTH_BASE_PATH + '/');
+/** The authorization server's metadata (RFC 8414), for an issuer without a path; an issuer with one has it appended. */
+export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
+
+export const isOAuthPath = (path: string) =>
+  path === OAUTH_BASE_PATH || path.startsWith(OAUTH_BASE_PATH + '/') || path === OAUTH_METADATA_PATH || path.startsWith(OAUTH_METADATA_PATH + '/');
+
+/**
+ * The authorization server's issuer (RFC 8414 2, RFC 9207): PUBLIC_BASE_URL; without it (development, where
+ * production refuses to start with OAuth on), the address this instance listens on, `localhost` when it listens
+ * on every interface. Never the Host a browser used: a client checks `iss` against one value, however the user
+ * reached the service.
+ */
+function oauthIssuer(config: Config, req: IncomingMessage): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${req.socket.localPort ?? config.port}`;
+}
+
+/** What a client library discovers (RFC 8414): where each endpoint is and what the server supports. */
+export function authorizationServerMetadata(issuer: string) {
+  const endpoint = (p: string) => `${issuer}${OAUTH_BASE_PATH}${p}`;
+  const clientAuthentication = ['client_secret_basic', 'client_secret_post'];
+  return {
+    issuer,
+    authorization_endpoint: endpoint('/authorize'),
+    token_endpoint: endpoint('/token'),
+    revocation_endpoint: endpoint('/revoke'),
+    scopes_supported: [...SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: clientAuthentication,
+    revocation_endpoint_auth_methods_supported: clientAuthentication,
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/docs`,
+  };
+}
 
 type Endpoint = (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) => Promise<void>;
 
@@ -33,13 +72,15 @@ const ENDPOINTS: Record<string, { method: string; run: Endpoint }> = {
   '/revoke': { method: 'POST', run: revoke },
 };
 
-/** The OAuth endpoints' paths. */
-export const OAUTH_PATHS = Object.keys(ENDPOINTS).map((p) => OAUTH_BASE_PATH + p);
+/** The OAuth endpoints' paths, the metadata's included. */
+export const OAUTH_PATHS = [...Object.keys(ENDPOINTS).map((p) => OAUTH_BASE_PATH + p), OAUTH_METADATA_PATH];
 
 export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
   try {
     // The spec ships the flow switched off: every OAuth path answers the same 404 until enabled.
     if (!ctx.config.oauthEnabled) throw new AppError('oauth_not_enabled', 'The OAuth authorization flow is not enabled on this service');
+    const issuer = oauthIssuer(ctx.config, req);
+    if (url.pathname.startsWith(OAUTH_METADATA_PATH)) return sendMetadata(req, res, url, issuer);
     const endpoint = ENDPOINTS[url.pathname.slice(OAUTH_BASE_PATH.length)];
     if (!endpoint) throw new AppError('route_not_found', `No endpoint ${req.method} ${url.pathname}`);
     if (req.method !== endpoint.method) {
@@ -47,7 +88,7 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
     }
     const nul = nulInQuery(url.searchParams);
     if (nul.length) throw new RestInputError(nul);
-    await endpoint.run(ctx, req, res, url, ctx.baseUrl + OAUTH_BASE_PATH);
+    await endpoint.run(ctx, req, res, url, issuer);
   } catch (err) {
     const problem = toProblem(err);
     if (problem.status >= 500) ctx.log.error({ err }, 'OAuth request failed');
@@ -56,6 +97,19 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
     else sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
     if (!req.complete) req.resume();
   }
+}
+
+/** GET/HEAD of the metadata: at the well-known path, with the issuer's path after it when it has one (RFC 8414 3.1). */
+function sendMetadata(req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) {
+  const issuerPath = new URL(issuer).pathname.replace(/\/$/, '');
+  if (url.pathname !== OAUTH_METADATA_PATH + issuerPath) throw new AppError('route_not_found', `No endpoint ${req.method} ${url.pathname}; the metadata is at ${OAUTH_METADATA_PATH}${issuerPath}`);
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('method_not_allowed', `${req.method} is not supported on ${url.pathname}`, { headers: { Allow: 'GET, HEAD' } });
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  // Public and the same for everyone: any origin may read it (a browser-based client discovers too), caches may keep it an hour.
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cache-Control', 'public, max-age=3600');
+  res.end(req.method === 'HEAD' ? undefined : JSON.stringify(authorizationServerMetadata(issuer)));
 }
 
 function sendErrorPage(req: IncomingMessage, res: ServerResponse, problem: ReturnType<typeof toProblem>, requestId: string) {
@@ -94,11 +148,11 @@ async function authorize(ctx: RequestContext, req: IncomingMessage, res: ServerR
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   // The consent page must never be framed (clickjacking) nor leak the request through Referer.
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  res.end(consentPage(outcome, csrfToken));
+  res.end(consentPage(outcome, csrfToken, await dashboardStylesheet()));
 }
 
 async function consent(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, _url: URL, issuer: string) {
@@ -200,40 +254,55 @@ function formDecode(s: string): string {
   }
 }
 
-function consentPage(r: ConsentRequest, csrfToken?: string): string {
+/** Without a built dashboard the consent page still reads well: a few rules in the dashboard's colours. */
+const FALLBACK_STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1c2330}' +
+  'button{font:inherit;padding:.45rem .9rem;border-radius:6px;border:1px solid #1f5fbf;background:#1f5fbf;color:#fff;cursor:pointer}' +
+  '.button-secondary{background:#fff;color:#174a96;border-color:#9aa6b8}.button-row{display:flex;gap:.5rem}';
+
+/**
+ * The consent page, in the dashboard's look: its stylesheet, its sign-in card, its primary and secondary buttons.
+ * Each scope is described in the words of SCOPE_DESCRIPTIONS, the table the docs show (test/docs/scopeTable.test.ts).
+ */
+function consentPage(r: ConsentRequest, csrfToken: string | undefined, stylesheet: string | null): string {
   const hidden = AUTHORIZATION_PARAMS.filter((k) => k !== 'store_id' && r.params[k] !== undefined)
     .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(r.params[k])}">`)
     .concat(csrfToken ? [`<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">`] : [])
-    .join('\n      ');
+    .join('\n        ');
   const named = r.stores.find((s) => s.id === r.storeId);
   const store = named
     ? `<input type="hidden" name="store_id" value="${escapeHtml(named.id)}"><p>Store: <strong>${escapeHtml(named.name)}</strong></p>`
-    : `<label>Store <select name="store_id" required>${r.stores
+    : `<div class="field"><label for="store">Store</label><select id="store" name="store_id" required>${r.stores
         .map((s) => `<option value="${escapeHtml(s.id)}">${escapeHtml(s.name)}</option>`)
-        .join('')}</select></label>`;
-  const scopes = r.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s])}</li>`).join('\n        ');
+        .join('')}</select></div>`;
+  const scopes = r.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s])}</li>`).join('\n          ');
+  const style = stylesheet ? `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">` : `<style>${FALLBACK_STYLE}</style>`;
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Authorize ${escapeHtml(r.app.name)}</title>
-  <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.4rem 1.2rem;margin-right:.5rem}</style>
+  ${style}
 </head>
 <body>
-  <main>
-    <h1><span id="app-name">${escapeHtml(r.app.name)}</span> wants to access your store</h1>
-    <p>Signed in as ${escapeHtml(r.user.email)}. Mode: <strong id="mode">${escapeHtml(r.mode)}</strong>.</p>
-    <form method="post" action="${OAUTH_BASE_PATH}/authorize/consent">
-      ${hidden}
-      ${store}
-      <p>It will be able to:</p>
-      <ul id="scopes">
-        ${scopes}
-      </ul>
-      <button type="submit" name="decision" value="approve">Allow</button>
-      <button type="submit" name="decision" value="deny">Deny</button>
-    </form>
+  <main id="main" class="signin-page">
+    <div class="signin-card">
+      <h1><span id="app-name">${escapeHtml(r.app.name)}</span> wants to access your store</h1>
+      <p class="hint">Signed in as ${escapeHtml(r.user.email)}. Mode: <strong id="mode">${escapeHtml(r.mode)}</strong>.</p>
+      <form method="post" action="${OAUTH_BASE_PATH}/authorize/consent">
+        ${hidden}
+        ${store}
+        <p>It will be able to:</p>
+        <ul id="scopes">
+          ${scopes}
+        </ul>
+        <div class="button-row">
+          <button type="submit" class="button button-primary" name="decision" value="approve">Allow</button>
+          <button type="submit" class="button button-secondary" name="decision" value="deny">Deny</button>
+        </div>
+      </form>
+    </div>
   </main>
 </body>
 </html>

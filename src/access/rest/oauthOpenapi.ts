@@ -2,7 +2,7 @@
 
 import { SCOPE_DESCRIPTIONS } from '../auth/credentials';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../services/oauth';
-import { OAUTH_BASE_PATH } from './oauth';
+import { authorizationServerMetadata, OAUTH_BASE_PATH, OAUTH_METADATA_PATH } from './oauth';
 
 /**
  * The OAuth 2.0 endpoints (src/access/rest/oauth.ts) in the OpenAPI document. They are plain handlers, not route-table
@@ -56,9 +56,36 @@ export const oauthComponents = (baseUrl: string) => ({
         },
       },
     },
+    dashboardSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'svc_session',
+      description: "The dashboard's session cookie, set when a browser signs in to /dashboard. A form posted with it carries the session's CSRF token as csrf_token.",
+    },
     oauthClient: { type: 'http', scheme: 'basic', description: 'OAuth client authentication (client_secret_basic): client_id and client_secret, form-encoded then Base64. client_secret_post (both in the form) works too.' },
   },
   schemas: {
+    OAuthServerMetadata: {
+      type: 'object',
+      description: 'RFC 8414 authorization server metadata',
+      required: Object.keys(authorizationServerMetadata('https://catalog.example.com')),
+      additionalProperties: false,
+      properties: {
+        issuer: { type: 'string', format: 'uri', description: 'PUBLIC_BASE_URL (in development without it, the address the service listens on); every authorization response carries it as iss' },
+        authorization_endpoint: { type: 'string', format: 'uri' },
+        token_endpoint: { type: 'string', format: 'uri' },
+        revocation_endpoint: { type: 'string', format: 'uri' },
+        scopes_supported: { type: 'array', items: { type: 'string' } },
+        response_types_supported: { type: 'array', items: { type: 'string', enum: ['code'] } },
+        response_modes_supported: { type: 'array', items: { type: 'string', enum: ['query'] } },
+        grant_types_supported: { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token'] } },
+        token_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] } },
+        revocation_endpoint_auth_methods_supported: { type: 'array', items: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] } },
+        code_challenge_methods_supported: { type: 'array', items: { type: 'string', enum: ['S256'] } },
+        authorization_response_iss_parameter_supported: { type: 'boolean' },
+        service_documentation: { type: 'string', format: 'uri' },
+      },
+    },
     OAuthError: {
       type: 'object',
       required: ['error'],
@@ -92,20 +119,42 @@ const tokens = {
 
 export function oauthPaths(): Record<string, Record<string, Json>> {
   return {
+    [OAUTH_METADATA_PATH]: {
+      get: {
+        operationId: 'oauthAuthorizationServerMetadata',
+        summary: 'The authorization server’s metadata (RFC 8414): issuer, endpoints, supported scopes and methods',
+        description:
+          'What an OAuth client library discovers from the issuer. The issuer is PUBLIC_BASE_URL (in development without it, the address the service listens on), whatever host name a request used; when PUBLIC_BASE_URL has a path, the metadata is at this path followed by it. Any origin may read it; cacheable for an hour.',
+        tags: [TAG],
+        security: [],
+        responses: {
+          '200': {
+            description: 'The metadata',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthServerMetadata' }, example: authorizationServerMetadata('https://catalog.example.com') } },
+          },
+          ...notEnabled,
+        },
+      },
+    },
     [`${OAUTH_BASE_PATH}/authorize`]: {
       get: {
         operationId: 'oauthAuthorize',
         summary: 'Authorization request: the consent page (OAuth 2.0 authorization code flow with PKCE)',
         description:
-          'Where a partner app sends the store user’s browser. For a signed-in dashboard user (bearer dashboard token) a valid request answers the consent page, which names the app, the store, the mode and what each scope allows. A request the app got wrong after its client and redirect URI are known is sent back to the redirect URI with `error` and `state` (RFC 6749 4.1.2.1); one with an unknown client or redirect URI is answered here, never redirected.',
+          'Where a partner app sends the store user’s browser. For a user signed in to the dashboard (in a browser, its session cookie; another client, a bearer dashboard token) a valid request answers the consent page, which names the app, the store, the mode and what each scope allows. A browser that is not signed in is sent to the dashboard’s sign-in page and back here (302); another client gets 401. A request the app got wrong after its client and redirect URI are known is sent back to the redirect URI with `error`, `error_description`, `state` and `iss` (RFC 6749 4.1.2.1, RFC 9207); one with an unknown client or redirect URI is answered here, never redirected.',
         tags: [TAG],
-        security: [{ dashboardToken: [] }],
+        security: [{ dashboardSession: [] }, { dashboardToken: [] }],
         parameters: authorizationParams,
         responses: {
           '200': { description: 'The consent page', content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>…<h1>Partner app wants to access your store</h1>…' } } },
           '302': {
-            description: 'Back to the app with an error (invalid_request, invalid_scope, unsupported_response_type, access_denied…)',
-            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?error=invalid_scope&state=af0ifjsldkj' } },
+            description: 'Back to the app with an error (invalid_request, invalid_scope, unsupported_response_type, access_denied…); or, for a browser not signed in, to /dashboard/sign-in?return_to=…',
+            headers: {
+              Location: {
+                schema: { type: 'string', format: 'uri-reference' },
+                example: 'https://partner.example.com/oauth/callback?error=invalid_scope&error_description=This+app+may+not+ask+for%3A+products%3Awrite&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com',
+              },
+            },
           },
           '400': problemResponse('An unknown client_id or redirect_uri, which cannot be redirected to (invalid_parameter)'),
           '401': problemResponse('No or invalid dashboard token (unauthenticated, invalid_token)'),
@@ -119,9 +168,9 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
         operationId: 'oauthConsent',
         summary: 'The user’s decision on the consent page',
         description:
-          'The consent page’s form: the authorization request’s parameters unchanged, the chosen `store_id`, and `decision` (`approve` or `deny`). Authenticated by the dashboard bearer token, never a cookie, so a cross-site form post cannot approve anything. Answers 303 to the redirect URI with `code`, `state` and `iss` (or `error=access_denied`); the code is valid for 60 seconds, once.',
+          'The consent page’s form: the authorization request’s parameters unchanged, the chosen `store_id`, `decision` (`approve` or `deny`) and, when the browser is signed in by the dashboard’s session cookie, the session’s `csrf_token` (the page carries it; a cross-site post cannot know it, and the cookie is SameSite=Lax). Another client authenticates with the bearer dashboard token instead. Answers 303 to the redirect URI with `code`, `state` and `iss`, or with `error=access_denied`, `error_description`, `state` and `iss` on a deny; the code is valid for 60 seconds, once.',
         tags: [TAG],
-        security: [{ dashboardToken: [] }],
+        security: [{ dashboardSession: [] }, { dashboardToken: [] }],
         requestBody: form(
           {
             type: 'object',
@@ -129,6 +178,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
             properties: {
               ...Object.fromEntries(authorizationParams.map((p) => [p.name, p.schema])),
               decision: { type: 'string', enum: ['approve', 'deny'] },
+              csrf_token: { type: 'string', description: 'With the session cookie: the session’s CSRF token, as the consent page carries it' },
             },
           },
           {
@@ -146,11 +196,12 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
         ),
         responses: {
           '303': {
-            description: 'Back to the app with the authorization code (or error=access_denied)',
-            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?code=svc_oac_Qm7x…&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com%2Fapi%2Fpublic%2Fv1%2Foauth' } },
+            description: 'Back to the app with the authorization code, or on a deny with error=access_denied, error_description, state and iss',
+            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?code=svc_oac_Qm7xR2&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com' } },
           },
           '400': problemResponse('The form is not valid (invalid_parameter, validation_failed)'),
-          '401': problemResponse('No or invalid dashboard token (unauthenticated, invalid_token)'),
+          '401': problemResponse('No or invalid dashboard token or session (unauthenticated, invalid_token)'),
+          '403': problemResponse('With the session cookie, a csrf_token that is not the session’s (csrf_token_invalid)'),
           '415': problemResponse('The body is not application/x-www-form-urlencoded (unsupported_media_type)'),
           ...notEnabled,
         },

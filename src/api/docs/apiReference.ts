@@ -4,8 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { prepareAsset, sendAsset, type StaticAsset } from '../../platform/http/compression';
 import { escapeHtml } from './html';
 
 /**
@@ -18,14 +17,11 @@ export const DOCS_ASSETS_PATH = '/docs/assets/';
 
 interface Bundle {
   name: string;
-  body: Buffer;
-  gzipped: Buffer;
-  etag: string;
+  asset: StaticAsset;
   /** The Subresource Integrity value of the script element. */
   integrity: string;
 }
 
-const gzip = promisify(gzipCallback);
 let bundle: Promise<Bundle> | undefined;
 
 /**
@@ -41,9 +37,7 @@ function scalarBundle(): Promise<Bundle> {
     const digest = createHash('sha256').update(body).digest();
     return {
       name: `scalar-api-reference-${version}.${digest.toString('hex').slice(0, 12)}.js`,
-      body,
-      gzipped: await gzip(body),
-      etag: `"${digest.toString('hex').slice(0, 32)}"`,
+      asset: await prepareAsset(body, 'text/javascript; charset=utf-8'),
       integrity: `sha256-${digest.toString('base64')}`,
     };
   })();
@@ -113,20 +107,6 @@ export const API_REFERENCE_POLICY = [
 export async function serveAsset(req: IncomingMessage, res: ServerResponse, name: string): Promise<boolean> {
   const b = await scalarBundle();
   if (name !== b.name) return false;
-  const gzipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  const body = gzipped ? b.gzipped : b.body;
-  res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  res.setHeader('ETag', b.etag);
-  res.setHeader('Vary', 'Accept-Encoding');
-  if (req.headers['if-none-match'] === b.etag) {
-    res.statusCode = 304;
-    res.end();
-    return true;
-  }
-  if (gzipped) res.setHeader('Content-Encoding', 'gzip');
-  res.setHeader('Content-Length', body.length);
-  res.statusCode = 200;
-  res.end(req.method === 'HEAD' ? undefined : body);
+  sendAsset(req, res, b.asset, { cacheControl: 'public, max-age=31536000, immutable' });
   return true;
 }
