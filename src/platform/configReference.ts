@@ -13,7 +13,7 @@ const DESCRIPTIONS: Record<keyof z.input<typeof EnvSchema>, string> = {
   DATABASE_PREPARED_STATEMENTS:
     'PostgreSQL: send every statement as a named prepared statement, parsed and planned once per connection and query shape (at most 256 distinct statements per process; any further one is sent unnamed, so no client can make connections hold thousands). `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).',
   DATA_DIR: 'The embedded database (`pglite/`), uploaded images with the `disk` driver (`uploads/`) and temporary upload files.',
-  PUBLIC_BASE_URL: 'Absolute base URL of the service as clients reach it: `Location` headers, image URLs, error `type` links and the OpenAPI server. Unset: the origin each request came to.',
+  PUBLIC_BASE_URL: 'Absolute base URL of the service as clients reach it: `Location` headers, image URLs, error `type` links, the OpenAPI server and the OAuth issuer. Unset: the origin each request came to (the OAuth issuer: `http://localhost:PORT`); required in production when `OAUTH_ENABLED=true`.',
   METRICS_TOKEN: 'Set (16+ characters): `/metrics` asks for it as a bearer token. Unset: `/metrics` is open; restrict it at the load balancer.',
   OTEL_TRACING: 'Export OpenTelemetry traces over OTLP/HTTP; the standard `OTEL_EXPORTER_OTLP_*` and `OTEL_TRACES_SAMPLER*` variables apply. Off, the SDK is not loaded.',
   OTEL_SERVICE_NAME: 'The `service.name` of exported traces.',
