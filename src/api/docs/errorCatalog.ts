@@ -284,8 +284,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The file starts like image/png but is not a readable image',
   },
   webhook_url_forbidden: {
-    meaning: 'The webhook URL points at a private, loopback, link-local or cloud metadata address, which the service refuses to call.',
-    action: 'Use a publicly reachable https URL.',
+    meaning:
+      'The webhook URL points at a private, loopback, link-local or cloud metadata address (by its host, or by what its host name resolves to), which the service refuses to call: ' +
+      'a merchant could otherwise make it POST into the network it runs in. Webhook URLs are https, so a plain http URL is refused too (as validation_failed).',
+    action:
+      'Use a publicly reachable https URL. For local development, where the receiver runs on your own machine or network, start the service with WEBHOOK_ALLOW_PRIVATE_TARGETS=true: ' +
+      'it accepts private and loopback targets, and http for a loopback host (http://localhost:8080/hooks, http://127.0.0.1:8080/hooks). Never set it in production; ' +
+      'there refusals do not name it.',
     example: 'The webhook URL resolves to a private address',
   },
   image_dimensions_too_large: {
