@@ -152,9 +152,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The API key has been revoked',
   },
   forbidden: {
-    meaning: 'The credential is valid but its user lacks the store permission the operation needs (for example manage_products).',
+    meaning:
+      'The credential is valid but its user lacks the store permission the operation needs. The message names it, and so does the member `required_permission` ' +
+      '(`required_permissions` lists every permission that would do); an operation only the store owner may perform names `required_role: owner` instead.',
     action: 'Ask a store owner to grant the permission (`npm run cli -- member add … --permissions …`), or use a user that has it.',
-    example: 'This operation needs the manage_products permission for the store',
+    example: 'This action requires the manage_products permission on this store',
   },
   insufficient_scope: {
     meaning: 'The API key or OAuth token does not carry the scope the endpoint needs (for example products:write to create a product).',
