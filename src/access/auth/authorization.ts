@@ -50,6 +50,22 @@ export const CAPABILITIES = {
 export type CapabilityName = keyof typeof CAPABILITIES;
 
 /**
+ * What each store permission lets a dashboard user do, in the words the docs show (the OpenAPI document's
+ * dashboard token, the CLI's help). A Record over Permission: a permission added to the vocabulary does not
+ * compile until it is described here.
+ */
+const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
+  manage_products: "read and change the store's catalog: products, variants, images, SEO, categories, descriptions, imports and exports, the test catalog; one product's history",
+  manage_api_keys: "create, roll and revoke the store's public API keys",
+  manage_oauth_apps: "see and disconnect the OAuth apps the store is connected to",
+  view_changes: "read the store's change history",
+  manage_webhooks: "create, change and delete the store's webhook endpoints, and read and resend their deliveries",
+};
+
+/** "manage_products: …. manage_api_keys: …" for descriptions that list the permissions; the owner holds every one. */
+export const describePermissions = (): string => PERMISSIONS.map((p) => `${p}: ${PERMISSION_DESCRIPTIONS[p]}`).join('. ');
+
+/**
  * Whether the principal may do `name` in the store. `storeId` undefined: a credential's own store (the
  * public API names no store; the credential is confined to its own).
  */
