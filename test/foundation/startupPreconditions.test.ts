@@ -54,7 +54,7 @@ function expectOneLineFailure(result: { code: number; stdout: string; stderr: st
 describeEmbeddedProcesses('npm start checks every precondition before it migrates or seeds', () => {
   jest.setTimeout(180_000);
 
-  it('fails one line at a time on a taken port, unwritable uploads, an unreachable Redis, a missing bucket or bad configuration, and the next good start still prints the one-time token', async () => {
+  it('fails one line at a time on a taken port, an unreachable Redis, a missing bucket or bad configuration, and the next good start still prints the one-time token', async () => {
     const dataDir = newTempDir('catalog-start-');
     const start = (extra: Record<string, string>) => runEntry('src/server.ts', embeddedEnv(dataDir, { HOST: '127.0.0.1', ...extra }));
 
@@ -103,6 +103,16 @@ describeEmbeddedProcesses('npm start checks every precondition before it migrate
       /^error: the uploads directory .*uploads cannot be written \(E\w+\): fix its permissions, or set DATA_DIR to a writable directory$/,
     );
     expect(existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+  });
+
+  it('fails one line, no stack trace, on an embedded database directory PGlite cannot open', async () => {
+    const dataDir = newTempDir('catalog-start-');
+    mkdirSync(path.join(dataDir, 'pglite'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'pglite', 'PG_VERSION'), 'not a version\n');
+    expectOneLineFailure(
+      await runEntry('src/server.ts', embeddedEnv(dataDir, { HOST: '127.0.0.1', PORT: String(await closedPort()) })),
+      /^error: the embedded database .*pglite cannot be opened \(.+\): if it is damaged or of another version, move it away or set DATA_DIR to another directory$/,
+    );
   });
 
   it('a second service on the same data directory fails one line naming the first; so does a worker with no service to work through', async () => {
