@@ -1,5 +1,6 @@
 /** The OpenAPI document at /api/openapi.json, assembled from the REST routes' fragments. */
 
+import { describePermissions } from './access/auth/authorization';
 import { describeScopes } from './access/auth/credentials';
 import { OAUTH_BASE_PATH } from './access/rest/oauth';
 import { oauthComponents, oauthPaths } from './access/rest/oauthOpenapi';
@@ -30,7 +31,11 @@ function withReplayHeader(responses: Record<string, Json>): Record<string, Json>
 
 const BASE_COMPONENTS = {
   securitySchemes: {
-    dashboardToken: { type: 'http', scheme: 'bearer', description: 'Dashboard token (svc_dash_…)' },
+    dashboardToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description: `Dashboard token (svc_dash_…) of a store's owner, who may do everything, or of a member, who may do what its permissions allow. Permissions: ${describePermissions()}.`,
+    },
     apiKey: { type: 'http', scheme: 'bearer', description: `API key (svc_test_…/svc_live_…) or OAuth access token (svc_oat_…). Scopes: ${describeScopes()}.` },
     apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
   },
@@ -49,6 +54,9 @@ const BASE_COMPONENTS = {
           type: 'array',
           items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } },
         },
+        required_permission: { type: 'string', description: 'forbidden: the store permission the operation needs (the first, when any of several would do)' },
+        required_permissions: { type: 'array', items: { type: 'string' }, description: 'forbidden: every store permission that would pass' },
+        required_role: { type: 'string', enum: ['owner'], description: "forbidden: the operation is the store owner's alone" },
       },
     },
   },

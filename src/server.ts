@@ -1,24 +1,38 @@
 /** `npm start`: the service process, listening on HTTP. */
 
 import './instrument'; // first: tracing hooks http and pg before they load
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { loadConfig } from './platform/config';
 import { closeDatabase, compileWasmWithBaselineOnly, openDatabase } from './platform/db/client';
 import { exitOnFatalError } from './platform/fatal';
+import { checkSharedServices, StartupError } from './platform/preconditions';
 import { answerClientErrors } from './api/clientErrors';
 import { httpServerOptions } from './platform/http/serverOptions';
 import { collectProcessMetrics } from './platform/metrics';
 import { seedDemo } from './catalog/services/demoSeed';
 import { stopTracing } from './platform/tracing';
 
-/** The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT. */
+/**
+ * The only module that listens. Starts on the configured database and shuts down gracefully on SIGTERM/SIGINT.
+ * Every precondition is checked before the database is migrated or seeded (the port first, by binding it;
+ * then storage, Redis, the data directory's lock and the database's reachability), so a start that fails
+ * changes nothing: the demo store's one-time token is printed only by a start that then serves.
+ */
 async function main() {
   const config = loadConfig();
   compileWasmWithBaselineOnly(config.database);
   collectProcessMetrics();
   const app = createApp(config);
   const started = Date.now();
+  // Requests that arrive while the database is prepared wait for it rather than meet a database not yet open.
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let handle = (req: IncomingMessage, res: ServerResponse) => void ready.then(() => app.handler(req, res));
+  const server = createServer(httpServerOptions(config), (req, res) => handle(req, res));
+  answerClientErrors(server, config.publicBaseUrl);
+  await listen(server, config.host, config.port);
+  await checkSharedServices(config);
   const database = await openDatabase(config.database, {
     role: 'service',
     onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),
@@ -29,22 +43,14 @@ async function main() {
     const demo = await seedDemo(app.systemContext());
     if (demo) printDemo(demo, config.port);
   }
-  const server = createServer(httpServerOptions(config), (req, res) => void app.handler(req, res));
-  answerClientErrors(server, config.publicBaseUrl);
-  server.once('error', async (err: NodeJS.ErrnoException) => {
-    await closeDatabase().catch(() => {});
-    const reason = err.code === 'EADDRINUSE' ? 'is already in use (set PORT to another one)' : err.code === 'EACCES' ? 'needs privileges this process lacks (set PORT above 1023)' : `cannot be listened on: ${err.message}`;
-    console.error(`error: ${config.host}:${config.port} ${reason}`);
-    process.exit(1);
-  });
   // WORKER=false: this instance only serves requests; another runs the worker (`npm run worker`).
   const stopJobs = config.worker.enabled ? app.startJobs() : async () => {};
-  server.listen(config.port, config.host, () => {
-    app.log.info(
-      { port: config.port, database: database.description, ms: Date.now() - started },
-      `listening on http://localhost:${config.port} (dashboard at /dashboard, GraphiQL at /graphql, API reference at /docs)`,
-    );
-  });
+  handle = (req, res) => void app.handler(req, res);
+  markReady();
+  app.log.info(
+    { port: config.port, database: database.description, ms: Date.now() - started },
+    `listening on http://localhost:${config.port} (dashboard at /dashboard, GraphiQL at /graphql, API reference at /docs)`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -89,6 +95,21 @@ function printDemo(demo: { token: string; storeId: string; email: string; passwo
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** Binds the port, or fails with one line saying why and what to do. */
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const reason =
+        err.code === 'EADDRINUSE' ? 'is already in use (set PORT to another one)'
+        : err.code === 'EACCES' ? 'needs privileges this process lacks (set PORT above 1023)'
+        : err.code === 'EADDRNOTAVAIL' ? 'is not an address of this machine (set HOST to one of its addresses, or 0.0.0.0)'
+        : `cannot be listened on: ${err.message}`;
+      reject(new StartupError(`${host}:${port} ${reason}`));
+    });
+    server.listen(port, host, () => resolve());
+  });
 }
 
 main().catch(exitOnFatalError);

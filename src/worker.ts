@@ -6,6 +6,7 @@ import { closeDatabase, compileWasmWithBaselineOnly, db, openDatabase } from './
 import { isRunning, readHolder } from './platform/db/embedded/dataDirLock';
 import { DatabaseUnavailableError } from './platform/db/errors';
 import { exitOnFatalError } from './platform/fatal';
+import { checkSharedServices } from './platform/preconditions';
 import { createWorker } from './jobs/worker';
 import { createLogger } from './platform/logger';
 import { stopTracing } from './platform/tracing';
@@ -29,6 +30,8 @@ async function main() {
       );
     }
   }
+  // The worker sweeps stored files no image uses any more; it uses no Redis.
+  await checkSharedServices({ storage: config.storage });
   compileWasmWithBaselineOnly(config.database);
   const database = await openDatabase(config.database, { role: 'tool' });
   if (database.appliedMigrations.length) log.info({ migrations: database.appliedMigrations }, 'migrations applied');

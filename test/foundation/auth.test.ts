@@ -40,6 +40,37 @@ describe('manage_products on the merchant API (REST and GraphQL)', () => {
     }
   });
 
+  it('names the missing permission in the 403, on REST and GraphQL alike, in the message and as required_permission', async () => {
+    const cases: Array<[string, string, string, Record<string, unknown>, string, Record<string, unknown>]> = [
+      ['GET', listPath(a.storeId), LIST, { storeId: a.storeId }, 'This action requires the manage_products permission on this store', { required_permission: 'manage_products', required_permissions: ['manage_products'] }],
+      [
+        'GET',
+        `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints`,
+        'query($storeId: ID!) { webhookEndpoints(storeId: $storeId) { id } }',
+        { storeId: a.storeId },
+        'This action requires the manage_webhooks permission on this store',
+        { required_permission: 'manage_webhooks', required_permissions: ['manage_webhooks'] },
+      ],
+      [
+        'GET',
+        `/api/v1/merchant/stores/${a.storeId}/changes`,
+        'query($storeId: ID!) { changes(storeId: $storeId) { edges { cursor } } }',
+        { storeId: a.storeId },
+        'This action requires the view_changes permission on this store',
+        { required_permission: 'view_changes' },
+      ],
+    ];
+    for (const [method, path, query, variables, message, fields] of cases) {
+      const rest = await t.request(method, path, { token: a.viewerToken });
+      expect(rest.status).toBe(403);
+      expect(rest.body).toMatchObject({ code: 'forbidden', detail: message, ...fields });
+      const gql = await t.graphql(query, variables, { token: a.viewerToken });
+      expect(gql.body.errors[0]).toMatchObject({ message, extensions: { code: 'forbidden', ...fields } });
+    }
+    const team = await t.graphql('query($storeId: ID!) { storeMembers(storeId: $storeId) { role } }', { storeId: a.storeId }, { token: a.staffToken });
+    expect(team.body.errors[0]).toMatchObject({ message: "This action requires being the store's owner", extensions: { code: 'forbidden', required_role: 'owner' } });
+  });
+
   it('answers 401 with WWW-Authenticate when no token is sent', async () => {
     const rest = await t.request('GET', listPath(a.storeId));
     expect(rest.status).toBe(401);

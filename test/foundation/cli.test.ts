@@ -75,6 +75,11 @@ describeEmbeddedProcesses('npm run cli', () => {
       [['usr', 'list'], "error: unknown command 'usr' (Did you mean user?)"],
       [['store', 'craete', '--name', 'X'], "error: unknown command 'craete' (Did you mean create?)"],
       [['user', 'create', '--email', 'x@example.test'], "error: required option '--name <name>' not specified"],
+      // A misspelled required flag is a mistyped flag first, with its closest match, not a missing one.
+      [['store', 'create', '--nmae', 'X', '--currency', 'EUR', '--owner', 'x@example.test'], "error: unknown option '--nmae' (Did you mean --name?)"],
+      [['category', 'create', '--store', 'X', '--slg', 'hats', '--name', 'Hats'], "error: unknown option '--slg' (Did you mean --slug?)"],
+      [['products', 'import', 'products.csv', '--stor', 'X'], "error: unknown option '--stor' (Did you mean --store?)"],
+      [['products', 'import', 'products.csv'], "error: required option '--store <store>' not specified"],
       [['store', 'create', '--name', 'Ana', 's', '--currency', 'EUR', '--owner', 'x@example.test'], "error: too many arguments for 'create'. Expected 0 arguments but got 1: s."],
       [['key', 'list', '--store', 'X', '--mode', 'prod'], "error: option '--mode <mode>' argument 'prod' is invalid. Allowed choices are test, live."],
       [['token', 'issue', '--user', 'x@example.test', '--expires-in-days', 'soon'], "error: option '--expires-in-days <days>' argument 'soon' is invalid. must be a whole number from 1 to 3650."],

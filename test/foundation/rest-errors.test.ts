@@ -203,3 +203,37 @@ describe('type errors: validation_failed with the field named, never GraphQL wor
     expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['x', 'x', 'y']);
   });
 });
+
+describe('integer query parameters: named as sent, and a number too large is out of range, not "not an integer"', () => {
+  const products = () => `/api/v1/merchant/stores/${a.storeId}/products`;
+  const outOfRange = (field: string, min: number, max: number) => ({
+    status: 422,
+    code: 'validation_failed',
+    detail: `${field}: is out of range: must be between ${min} and ${max}`,
+    errors: [{ field, code: 'out_of_range', message: `is out of range: must be between ${min} and ${max}` }],
+  });
+
+  it.each([
+    ['per_page=100000', 'per_page', 1, 100],
+    ['per_page=0', 'per_page', 1, 100],
+    ['per_page=1e30', 'per_page', 1, 100],
+    ['per_page=99999999999999999999', 'per_page', 1, 100],
+    ['page=99999999999999999999', 'page', 1, 1_000_000],
+    ['page=0', 'page', 1, 1_000_000],
+  ])('merchant and public product lists: %s', async (query, field, min, max) => {
+    const merchant = await t.request('GET', `${products()}?${query}`, { token: a.ownerToken });
+    expect(merchant.body).toMatchObject(outOfRange(field, min, max));
+    const partner = await t.request('GET', `/api/public/v1/products?${query}`, { headers: { authorization: `Bearer ${partnerKey}` } });
+    expect(partner.body).toMatchObject(outOfRange(field, min, max));
+  });
+
+  it('history and delivery-log limits too; what is not an integer still says so', async () => {
+    expect((await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/changes?limit=99999999999999999999`, { token: a.ownerToken })).body).toMatchObject(outOfRange('limit', 1, 100));
+    expect((await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/webhook-messages?limit=1e30`, { token: a.ownerToken })).body).toMatchObject(outOfRange('limit', 1, 100));
+    for (const bad of ['abc', '1.5', '12px']) {
+      const res = await t.request('GET', `${products()}?per_page=${bad}`, { token: a.ownerToken });
+      expect(res.body).toMatchObject({ status: 422, detail: 'per_page: must be an integer', errors: [{ field: 'per_page', code: 'invalid_parameter', message: 'must be an integer' }] });
+    }
+    expect((await t.request('GET', `${products()}?per_page=100`, { token: a.ownerToken })).status).toBe(200);
+  });
+});

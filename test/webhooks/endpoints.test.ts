@@ -1,9 +1,15 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { createApiKey } from '../../src/access/services/apiKeys';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/platform/config';
 import { db } from '../../src/platform/db/client';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { controllableClock } from '../helpers/webhooks';
 import { testContext } from '../helpers/context';
+import { newTempDir } from '../helpers/templates';
 
 /**
  * Webhook endpoints through the real handler, on REST and GraphQL: creation
@@ -153,10 +159,55 @@ describe('creating an endpoint', () => {
     expect(res.body.detail).toContain('public addresses only');
   });
 
-  it('refuses http to a loopback host too: only WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows it', async () => {
+  it('refuses http to a loopback host too: only WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows it, and the refusal says so outside production', async () => {
     const res = await t.request('POST', endpoints(a), { token: a.ownerToken, body: { url: 'http://127.0.0.1:8080/hook', event_types: ['*'] } });
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ field: 'url', message: 'must be an https URL' });
+    expect(res.body.errors[0]).toMatchObject({
+      field: 'url',
+      message:
+        'must be an https URL; http is accepted only for a loopback host (localhost, 127.0.0.1), and only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true, for local development (see /docs/errors/webhook_url_forbidden)',
+    });
+  });
+
+  it('names WEBHOOK_ALLOW_PRIVATE_TARGETS in a private-target refusal on REST and GraphQL outside production, and its error page explains the setting', async () => {
+    const rest = await t.request('POST', endpoints(a), { token: a.ownerToken, body: { url: 'https://192.168.1.20/hook', event_types: ['*'] } });
+    expect(rest.status).toBe(422);
+    expect(rest.body.errors[0].message).toBe(
+      'targets a private address (192.168.1.20); webhooks go to public addresses only; a receiver on this machine or network needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true, for local development (see /docs/errors/webhook_url_forbidden)',
+    );
+    const gql = await t.graphql(
+      'mutation($s: ID!, $input: WebhookEndpointCreateInput!) { createWebhookEndpoint(storeId: $s, input: $input) { secret } }',
+      { s: a.storeId, input: { url: 'https://localhost/hook', eventTypes: ['*'] } },
+      { token: a.ownerToken },
+    );
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'webhook_url_forbidden' });
+    expect(gql.body.errors[0].message).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+    const page = await fetch(new URL(rest.body.type, t.url));
+    expect(page.status).toBe(200);
+    const text = (await page.text()).replace(/<[^>]+>/g, '');
+    expect(text).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+    expect(text).toContain('http://localhost:8080/hooks');
+    expect(text).toMatch(/Never set it in production/);
+  });
+
+  it('does not advertise the setting in production', async () => {
+    const app = createApp(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false' }), { log: pino({ level: 'silent' }) });
+    const server = createServer((req, res) => void app.handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const url of ['https://10.1.2.3/hook', 'http://127.0.0.1:8080/hook']) {
+        const res = await fetch(base + endpoints(a), { method: 'POST', headers: { authorization: `Bearer ${a.ownerToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ url, event_types: ['*'] }) });
+        expect(res.status).toBe(422);
+        const body = await res.json();
+        expect(body.errors[0].message).toMatch(/^(must be an https URL|targets a private address \(10\.1\.2\.3\); webhooks go to public addresses only)$/);
+        expect(JSON.stringify(body)).not.toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS');
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 /** The authorization rules: each named capability and who has it; every surface asks here. */
 
 import type { RequestContext } from '../../platform/context';
-import { type Permission, type Scope, SCOPES } from '../../kernel/access';
+import { type Permission, PERMISSIONS, type Scope, SCOPES } from '../../kernel/access';
 import { credentialOf, hasScope, hasStorePermission, type Principal, userOf } from '../../kernel/principal';
 import { AppError } from '../../platform/errors';
 import { insufficientScope, missingCredential } from './challenges';
@@ -50,6 +50,22 @@ export const CAPABILITIES = {
 export type CapabilityName = keyof typeof CAPABILITIES;
 
 /**
+ * What each store permission lets a dashboard user do, in the words the docs show (the OpenAPI document's
+ * dashboard token, the CLI's help). A Record over Permission: a permission added to the vocabulary does not
+ * compile until it is described here.
+ */
+const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
+  manage_products: "read and change the store's catalog: products, variants, images, SEO, categories, descriptions, imports and exports, the test catalog; one product's history",
+  manage_api_keys: "create, roll and revoke the store's public API keys",
+  manage_oauth_apps: "see and disconnect the OAuth apps the store is connected to",
+  view_changes: "read the store's change history",
+  manage_webhooks: "create, change and delete the store's webhook endpoints, and read and resend their deliveries",
+};
+
+/** "manage_products: …. manage_api_keys: …" for descriptions that list the permissions; the owner holds every one. */
+export const describePermissions = (): string => PERMISSIONS.map((p) => `${p}: ${PERMISSION_DESCRIPTIONS[p]}`).join('. ');
+
+/**
  * Whether the principal may do `name` in the store. `storeId` undefined: a credential's own store (the
  * public API names no store; the credential is confined to its own).
  */
@@ -68,20 +84,30 @@ export function allows(principal: Principal, name: CapabilityName, storeId: stri
 
 /** Throws accessDenied unless the request may do `name` in the store (see allows). */
 export function requireCapability(ctx: RequestContext, name: CapabilityName, storeId: string | undefined): void {
-  if (!allows(ctx.principal, name, storeId)) throw accessDenied(ctx.principal, CAPABILITIES[name].scopes);
+  if (!allows(ctx.principal, name, storeId)) throw accessDenied(ctx.principal, [name]);
 }
 
 /**
- * The answer to an operation the principal may not perform: 401 without a
- * principal, 403 forbidden for a dashboard user, 403 insufficient_scope (naming
- * the scopes that would pass) for a public credential.
+ * The answer to an operation the principal may not perform, for the capabilities it lacks (any of them would
+ * pass): 401 without a principal; 403 forbidden for a dashboard user, naming the permissions (or the
+ * ownership) that would pass, in the message and as `required_permission` / `required_permissions`; 403
+ * insufficient_scope for a public credential, naming the scopes that would pass (`required_scope`).
  */
-export function accessDenied(principal: Principal, wantedScopes: readonly string[] = []): AppError {
+export function accessDenied(principal: Principal, lacking: readonly CapabilityName[]): AppError {
+  const wanted = lacking.map((name): Capability => CAPABILITIES[name]);
+  if (principal.kind === 'user') {
+    const permissions = PERMISSIONS.filter((p) => wanted.some((c) => c.permissions.includes(p)));
+    if (permissions.length) {
+      const named = permissions.length === 1 ? `the ${permissions[0]} permission` : `one of the permissions ${permissions.join(', ')}`;
+      return new AppError('forbidden', `This action requires ${named} on this store`, { details: { required_permission: permissions[0], required_permissions: permissions } });
+    }
+    if (wanted.some((c) => c.owner)) return new AppError('forbidden', "This action requires being the store's owner", { details: { required_role: 'owner' } });
+  }
   if (principal.kind === 'user' || principal.kind === 'operator' || principal.kind === 'system') {
     return new AppError('forbidden', 'You do not have permission to perform this action');
   }
   if (principal.kind === 'api_key' || principal.kind === 'oauth_app') {
-    const scopes = SCOPES.filter((s) => wantedScopes.includes(s));
+    const scopes = SCOPES.filter((s) => wanted.some((c) => c.scopes.includes(s)));
     return insufficientScope(scopes, `This credential lacks the required scope: ${scopes.join(' or ') || 'none matches'}`);
   }
   return missingCredential('dashboard', 'Authentication required: send Authorization: Bearer <token>');

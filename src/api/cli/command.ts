@@ -66,7 +66,18 @@ export const GROUPS: Record<string, string> = {
 
 // Flag helpers: the value placeholder in `flags` ("--email <email>") is what help shows.
 
-export const requiredFlag = (flags: string, description: string) => new Option(flags, description).makeOptionMandatory();
+/**
+ * Flags a command cannot run without. Checked here rather than by commander's makeOptionMandatory, whose
+ * check comes before the one for unknown flags: `--nmae X` would be reported as a missing --name, without
+ * the "(Did you mean --name?)" every other mistyped flag gets.
+ */
+const REQUIRED_FLAGS = new WeakSet<Option>();
+
+export const requiredFlag = (flags: string, description: string) => {
+  const option = new Option(flags, description);
+  REQUIRED_FLAGS.add(option);
+  return option;
+};
 
 export const optionalFlag = (flags: string, description: string) => new Option(flags, description);
 
@@ -148,6 +159,9 @@ export function buildProgram(commands: CliCommand[], opts: ProgramOptions): Comm
     sub.addHelpText('after', `\nExample${command.examples.length > 1 ? 's' : ''}:\n${command.examples.map((e) => `  ${e}`).join('\n')}\n`);
     sub.action(async (...args: unknown[]) => {
       const flags = (command.argument ? { ...(args[1] as Record<string, unknown>), [command.argument.name]: args[0] } : args[0]) as Record<string, unknown>;
+      // commander has refused unknown flags by now, each with its closest match.
+      const missing = command.options.find((o) => REQUIRED_FLAGS.has(o) && flags[o.attributeName()] === undefined);
+      if (missing) sub.error(`error: required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
       command.check?.(flags);
       await opts.execute(command, flags);
     });

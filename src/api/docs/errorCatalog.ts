@@ -162,9 +162,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The API key has been revoked',
   },
   forbidden: {
-    meaning: 'The credential is valid but its user lacks the store permission the operation needs (for example manage_products).',
+    meaning:
+      'The credential is valid but its user lacks the store permission the operation needs. The message names it, and so does the member `required_permission` ' +
+      '(`required_permissions` lists every permission that would do); an operation only the store owner may perform names `required_role: owner` instead.',
     action: 'Ask a store owner to grant the permission (`npm run cli -- member add … --permissions …`), or use a user that has it.',
-    example: 'This operation needs the manage_products permission for the store',
+    example: 'This action requires the manage_products permission on this store',
   },
   insufficient_scope: {
     meaning: 'The API key or OAuth token does not carry the scope the endpoint needs (for example products:write to create a product).',
@@ -297,8 +299,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The file starts like image/png but is not a readable image',
   },
   webhook_url_forbidden: {
-    meaning: 'The webhook URL points at a private, loopback, link-local or cloud metadata address, which the service refuses to call.',
-    action: 'Use a publicly reachable https URL.',
+    meaning:
+      'The webhook URL points at a private, loopback, link-local or cloud metadata address (by its host, or by what its host name resolves to), which the service refuses to call: ' +
+      'a merchant could otherwise make it POST into the network it runs in. Webhook URLs are https, so a plain http URL is refused too (as validation_failed).',
+    action:
+      'Use a publicly reachable https URL. For local development, where the receiver runs on your own machine or network, start the service with WEBHOOK_ALLOW_PRIVATE_TARGETS=true: ' +
+      'it accepts private and loopback targets, and http for a loopback host (http://localhost:8080/hooks, http://127.0.0.1:8080/hooks). Never set it in production; ' +
+      'there refusals do not name it.',
     example: 'The webhook URL resolves to a private address',
   },
   image_dimensions_too_large: {

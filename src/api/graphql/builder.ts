@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { FileUpload } from 'graphql-upload-minimal';
-import { accessDenied, allows, CAPABILITIES, type CapabilityName } from '../../access/auth/authorization';
+import { accessDenied, allows, type CapabilityName } from '../../access/auth/authorization';
 import type { LoginThrottle } from '../../access/auth/loginThrottle';
 import type { RequestContext } from '../../platform/context';
 import type { Mode } from '../../kernel/access';
@@ -75,14 +75,14 @@ export const builder = new SchemaBuilder<{
       authenticated: !!userOf(ctx.principal),
       capability: ({ name, storeId }) => allows(ctx.principal, name, storeId),
     }),
-    unauthorizedError: (_parent, ctx, _info, result) => accessDenied(ctx.principal, apiScopesOf(result.failure)),
+    unauthorizedError: (_parent, ctx, _info, result) => accessDenied(ctx.principal, capabilitiesOf(result.failure)),
   },
 });
 
-/** The scopes a failed check would have passed with (any of them). */
-function apiScopesOf(f: AuthFailure): readonly string[] {
-  if (f.kind === AuthScopeFailureType.AuthScope) return f.scope === 'capability' ? CAPABILITIES[(f.parameter as CapabilityScope).name].scopes : [];
-  if (f.kind === AuthScopeFailureType.AnyAuthScopes || f.kind === AuthScopeFailureType.AllAuthScopes) return f.failures.flatMap(apiScopesOf);
+/** The capabilities a failed check would have passed with (any of them). */
+function capabilitiesOf(f: AuthFailure): CapabilityName[] {
+  if (f.kind === AuthScopeFailureType.AuthScope) return f.scope === 'capability' ? [(f.parameter as CapabilityScope).name] : [];
+  if (f.kind === AuthScopeFailureType.AnyAuthScopes || f.kind === AuthScopeFailureType.AllAuthScopes) return f.failures.flatMap(capabilitiesOf);
   return [];
 }
 

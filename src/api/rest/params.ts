@@ -6,12 +6,32 @@ import type { RestRequest, RestResponse } from './routes';
 const fieldError = (field: string, message: string) =>
   new AppError('validation_failed', `${field}: ${message}`, { errors: [{ field, code: 'invalid_parameter', message }] });
 
-/** Optional integer query parameter; anything but digits is a 422 naming the parameter. */
-export function intParam(q: URLSearchParams, name: string): number | undefined {
+interface IntRange {
+  min: number;
+  max: number;
+}
+
+/** GraphQL's Int, the widest range an integer parameter can reach its operation with. */
+const GRAPHQL_INT: IntRange = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/** A decimal number as a client may write one (`20`, `+3`, `1.5`, `1e30`); only integers pass intParam. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/**
+ * Optional integer query parameter within `range`: a 422 naming the parameter as the client sent it, "must be
+ * an integer" for what is not one (`abc`, `1.5`) and "out of range" with the allowed range for an integer
+ * outside it, however large (`100000`, `1e30`, `99999999999999999999`).
+ */
+export function intParam(q: URLSearchParams, name: string, range: IntRange = GRAPHQL_INT): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') return undefined;
-  if (!/^-?\d{1,9}$/.test(v)) throw fieldError(name, 'must be an integer');
-  return Number(v);
+  const n = DECIMAL.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n) && Math.abs(n) !== Infinity) throw fieldError(name, 'must be an integer');
+  if (n < range.min || n > range.max) {
+    const message = `is out of range: must be between ${range.min} and ${range.max}`;
+    throw new AppError('validation_failed', `${name}: ${message}`, { errors: [{ field: name, code: 'out_of_range', message }] });
+  }
+  return n;
 }
 
 /** Optional boolean query parameter: exactly `true` or `false`. */

@@ -1,7 +1,7 @@
 /** OpenAPI fragments of the merchant product routes. */
 
 import { PRODUCT_STATUSES } from '../services/products';
-import { PRODUCT_SORTS } from '../services/productList';
+import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';
 
 /** OpenAPI fragments of the merchant product routes (src/catalog/rest/products.ts). */
@@ -174,8 +174,8 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
     description: 'A search without `sort` ranks best matches first: names equal to the search text, then names starting with it, then names with a later word starting with it, then any other match; newest first within each group. Otherwise the default is -created_at.',
     components,
     parameters: [
-      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 }, description: 'A page past the end is empty (with the true total)' },
-      { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      { name: 'page', in: 'query', schema: { type: 'integer', minimum: PAGE_LIMITS.page.min, maximum: PAGE_LIMITS.page.max, default: 1 }, description: 'A page past the end is empty (with the true total)' },
+      { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: PAGE_LIMITS.perPage.min, maximum: PAGE_LIMITS.perPage.max, default: 20 } },
       { name: 'search', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Case-insensitive; every word must occur in the name, description, tags or variant SKUs' },
       { name: 'category', in: 'query', schema: { type: 'string' }, description: 'Category slug' },
       { name: 'tags', in: 'query', schema: { type: 'string' }, description: 'Comma-separated; a product matches if it carries any of them' },

@@ -4,7 +4,7 @@ import { requireCapability } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { pageMeta, productSortEnumName } from '../graphql/products';
-import { listProductIds, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import { listProductIds, PAGE_LIMITS, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { getProduct } from '../services/products';
 import { fromGraphQL, PRODUCT, PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow, selectionOf } from '../services/views';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
@@ -114,8 +114,8 @@ export const merchantProductRoutes: RestRoute[] = [
       }`),
     variables: ({ params, query }) => ({
       storeId: params.storeId,
-      page: intParam(query, 'page'),
-      perPage: intParam(query, 'per_page'),
+      page: intParam(query, 'page', PAGE_LIMITS.page),
+      perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
       sort: sortParam(query, PRODUCT_SORTS),
       filter: listFilterOf(query),
     }),

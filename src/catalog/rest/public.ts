@@ -2,6 +2,7 @@
 
 import { allows } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
+import { PAGE_LIMITS } from '../services/productList';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { catalogExtrasRoutes } from './catalogExtras';
 import { imageRoutes } from './images';
@@ -132,8 +133,8 @@ export const publicRoutes: RestRoute[] = [
       }
     }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ query }) => ({
-      page: intParam(query, 'page'),
-      perPage: intParam(query, 'per_page'),
+      page: intParam(query, 'page', PAGE_LIMITS.page),
+      perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
       sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
       filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags') },
     }),

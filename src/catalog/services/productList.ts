@@ -25,9 +25,17 @@ export const ProductFilterInput = z.object({
 });
 export type ProductFilter = z.input<typeof ProductFilterInput>;
 
+/** The pages a product list serves: `page` from 1, `perPage` products each (REST: `page`, `per_page`). */
+export const PAGE_LIMITS = { page: { min: 1, max: 1_000_000 }, perPage: { min: 1, max: 100 } } as const;
+
 const PageInput = z.object({
-  page: z.number().int().min(1, 'must be >= 1').max(1_000_000).default(1),
-  perPage: z.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20),
+  page: z.number().int().min(PAGE_LIMITS.page.min, 'must be >= 1').max(PAGE_LIMITS.page.max).default(1),
+  perPage: z
+    .number()
+    .int()
+    .min(PAGE_LIMITS.perPage.min, `must be between ${PAGE_LIMITS.perPage.min} and ${PAGE_LIMITS.perPage.max}`)
+    .max(PAGE_LIMITS.perPage.max, `must be between ${PAGE_LIMITS.perPage.min} and ${PAGE_LIMITS.perPage.max}`)
+    .default(20),
 });
 
 const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {

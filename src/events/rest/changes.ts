@@ -32,7 +32,7 @@ function changeVariables(r: RestRequest, resource?: { resourceType: string; reso
   const q = r.query;
   return {
     storeId: r.params.storeId,
-    first: intParam(q, 'limit'),
+    first: intParam(q, 'limit', { min: 1, max: CHANGES_PAGE.max }),
     after: q.get('after') || undefined,
     filter: {
       resourceType: resource?.resourceType ?? (q.get('resource_type') || undefined),

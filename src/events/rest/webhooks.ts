@@ -55,13 +55,7 @@ function requiredTime(obj: Record<string, unknown>, name: string): string {
 }
 
 /** The page size, named as the client sent it (the operation calls it `first`). */
-function limitParam(q: URLSearchParams): number | undefined {
-  const limit = intParam(q, 'limit');
-  if (limit !== undefined && (limit < 1 || limit > MESSAGES_PAGE.max)) {
-    throw new RestInputError([{ field: 'limit', code: 'out_of_range', message: `must be from 1 to ${MESSAGES_PAGE.max}` }]);
-  }
-  return limit;
-}
+const limitParam = (q: URLSearchParams) => intParam(q, 'limit', { min: 1, max: MESSAGES_PAGE.max });
 
 const withSecret = (payload: { endpoint: Record<string, unknown>; secret: string }) => ({ ...payload.endpoint, secret: payload.secret });
 

@@ -144,7 +144,8 @@ interface WebhookEndpointCreate {
 }
 type WebhookEndpointUpdate = Partial<WebhookEndpointCreate>;
 
-const checkUrl = (ctx: RequestContext, url: string) => checkWebhookUrl(url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets });
+const checkUrl = (ctx: RequestContext, url: string) =>
+  checkWebhookUrl(url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, nameTheSetting: ctx.config.env !== 'production' });
 
 /** Locks the store row: creations of one store queue, so the per-mode limit holds under concurrency. */
 async function lockStore(t: TransactionContext, storeId: string) {

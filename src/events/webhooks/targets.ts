@@ -45,8 +45,11 @@ const urlError = (message: string, code: 'webhook_url_forbidden' | 'validation_f
  * loopback host when private targets are allowed), no credentials, and a host
  * that neither names nor resolves to a forbidden address. A name that does not
  * resolve yet is accepted (its DNS may come later); delivery checks it again.
+ * `nameTheSetting` (outside production): a refusal that WEBHOOK_ALLOW_PRIVATE_TARGETS
+ * would lift says so, for the developer whose receiver runs on their own machine;
+ * a production service does not advertise how to turn its guard off.
  */
-export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; lookup?: typeof dnsLookup }): Promise<string> {
+export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; nameTheSetting?: boolean; lookup?: typeof dnsLookup }): Promise<string> {
   if (raw.length > MAX_URL_LENGTH) throw urlError(`must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
@@ -54,25 +57,30 @@ export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean
   } catch {
     throw urlError('must be an absolute URL such as https://example.com/webhooks');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw urlError('must be an https URL');
-  if (url.protocol === 'http:' && !(opts.allowPrivate && isLoopbackHost(url.hostname))) throw urlError('must be an https URL');
+  const httpsOnly = `must be an https URL${opts.nameTheSetting ? `; http is accepted only for a loopback host (localhost, 127.0.0.1), and only with ${SETTING_HINT}` : ''}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw urlError(httpsOnly);
+  if (url.protocol === 'http:' && !(opts.allowPrivate && isLoopbackHost(url.hostname))) throw urlError(httpsOnly);
   if (url.username || url.password) throw urlError('must not contain a user name or password');
   if (url.hash) throw urlError('must not contain a fragment (#…)');
   if (opts.allowPrivate) return url.toString();
+  const publicOnly = `webhooks go to public addresses only${opts.nameTheSetting ? `; a receiver on this machine or network needs ${SETTING_HINT}` : ''}`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(host)) {
     const range = forbiddenRange(host);
-    if (range) throw urlError(`targets a ${describeRange(range)} address (${host}); webhooks go to public addresses only`, 'webhook_url_forbidden');
+    if (range) throw urlError(`targets a ${describeRange(range)} address (${host}); ${publicOnly}`, 'webhook_url_forbidden');
     return url.toString();
   }
-  if (PRIVATE_NAMES.test(host)) throw urlError(`targets a private host name (${host}); webhooks go to public addresses only`, 'webhook_url_forbidden');
+  if (PRIVATE_NAMES.test(host)) throw urlError(`targets a private host name (${host}); ${publicOnly}`, 'webhook_url_forbidden');
   const addresses = await resolveAll(host, opts.lookup ?? dnsLookup).catch(() => [] as LookupAddress[]);
   for (const a of addresses) {
     const range = forbiddenRange(a.address);
-    if (range) throw urlError(`${host} resolves to a ${describeRange(range)} address (${a.address}); webhooks go to public addresses only`, 'webhook_url_forbidden');
+    if (range) throw urlError(`${host} resolves to a ${describeRange(range)} address (${a.address}); ${publicOnly}`, 'webhook_url_forbidden');
   }
   return url.toString();
 }
+
+/** How a refusal outside production names the setting that lifts the guard, and the page that explains it. */
+const SETTING_HINT = 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true, for local development (see /docs/errors/webhook_url_forbidden)';
 
 function resolveAll(host: string, lookup: typeof dnsLookup): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {

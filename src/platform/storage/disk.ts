@@ -1,6 +1,7 @@
 /** Image file storage on a local disk (STORAGE_DRIVER=disk). */
 
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { access, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hashFile } from './contentHash';
@@ -90,6 +91,17 @@ export class DiskStorage implements FileStorage {
 
   urlOf(): null {
     return null;
+  }
+
+  async problem(): Promise<string | null> {
+    try {
+      await mkdir(this.root, { recursive: true });
+      await access(this.root, constants.W_OK);
+      return null;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      return `the uploads directory ${this.root} cannot be written (${err.code ?? err.message}): fix its permissions, or set DATA_DIR to a writable directory`;
+    }
   }
 }
 

@@ -18,6 +18,8 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Where a client can fetch the file without the service, or null when the storage has no such address (a local disk). */
   urlOf(key: string): string | null;
+  /** Why this storage cannot be used now (a directory that cannot be written, a bucket that cannot be reached), as one line for an operator; null when it can. */
+  problem(): Promise<string | null>;
 }
 
 interface StoredFile {

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   paginateListObjectsV2,
   PutObjectCommand,
@@ -115,10 +116,29 @@ export class S3Storage implements FileStorage {
     return `${url.origin}/${objectKey}`;
   }
 
+  async problem(): Promise<string | null> {
+    const { bucket, endpoint, region } = this.settings;
+    const where = `S3 bucket "${bucket}" at ${endpoint ?? `AWS ${region}`}`;
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      return null;
+    } catch (e) {
+      const status = e instanceof S3ServiceException ? e.$metadata.httpStatusCode : undefined;
+      if (status === 404) return `${where} does not exist: create it, or fix S3_BUCKET`;
+      if (status === 401 || status === 403) return `${where} refused the credentials (HTTP ${status}): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, and that they may list the bucket`;
+      const err = e as { code?: string; name?: string; message?: string };
+      const reason = err.name === 'TimeoutError' || err.name === 'AbortError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : (err.code ?? err.message ?? String(e)).split('\n')[0];
+      return `${where} cannot be reached: ${reason} (check S3_ENDPOINT and S3_REGION)`;
+    }
+  }
+
   close(): void {
     this.client.destroy();
   }
 }
+
+/** How long the start-up check waits for the bucket to answer. */
+const PROBE_TIMEOUT_MS = 10_000;
 
 function isMissing(e: unknown): boolean {
   return e instanceof S3ServiceException && (e.$metadata.httpStatusCode === 404 || e.name === 'NoSuchKey' || e.name === 'NotFound');

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { DataDirBusyError } from '../errors';
+import { DatabaseUnavailableError, DataDirBusyError } from '../errors';
 import { openPGlite } from '../adapters';
 import { acquireDataDirLock, type DataDirHolder, type HeldDataDirLock, isRunning, readHolder } from './dataDirLock';
 import { PGliteSession } from './pgliteSession';
@@ -58,7 +58,14 @@ export async function openEmbedded(target: EmbeddedTarget, role: EmbeddedRole, o
 async function openDirect(target: EmbeddedTarget, lock: HeldDataDirLock, socketPath: string | null, onSocketError?: (err: unknown) => void): Promise<EmbeddedConnection> {
   let pglite: PGlite | undefined;
   try {
-    pglite = await openPGlite({ dataDir: target.dataDir });
+    pglite = await openPGlite({ dataDir: target.dataDir }).catch((e: unknown) => {
+      // PGlite says only that it failed (a damaged directory, one of another PostgreSQL version, a full disk).
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new DatabaseUnavailableError(
+        `the embedded database ${displayPath(target.dataDir)} cannot be opened (${reason}): if it is damaged or of another version, move it away or set DATA_DIR to another directory`,
+        { cause: e },
+      );
+    });
     const session = new PGliteSession(pglite);
     const socket = socketPath ? await serveOverSocket(session, socketPath, { onError: onSocketError }) : null;
     return {
