@@ -4,7 +4,7 @@ import { API_KEY_TYPES } from '../auth/apiKeys';
 import { SCOPES } from '../../kernel/access';
 import { createApiKey, DEFAULT_ROLL_OVERLAP_SECONDS, listApiKeys, MAX_ROLL_OVERLAP_SECONDS, revokeApiKey, rollApiKey } from '../services/apiKeys';
 import { findStore } from '../services/stores';
-import { type CliCommand, choiceFlag, dateFlag, defineCommand, listFlag, requiredFlag, wholeNumberFlag } from '../../api/cli/command';
+import { type CliCommand, choiceFlag, dateFlag, defineCommand, listFlag, required, requiredFlag, wholeNumberFlag } from '../../api/cli/command';
 import { STORE_REF } from './stores';
 import { apiKeyView } from '../services/views';
 import { SHOWN_ONCE } from '../../api/cli/command';
@@ -19,8 +19,8 @@ export const apiKeyCommands: CliCommand[] = [
       'Create a public API key for a store. The key is printed once; only its digest is kept. System keys get every scope when none are named; publishable keys always and only public:read.',
     options: [
       requiredFlag('--store <store>', STORE_REF),
-      choiceFlag('--type <type>', 'kind of key', API_KEY_TYPES).makeOptionMandatory(),
-      choiceFlag('--mode <mode>', 'test or live data', MODES).makeOptionMandatory(),
+      required(choiceFlag('--type <type>', 'kind of key', API_KEY_TYPES)),
+      required(choiceFlag('--mode <mode>', 'test or live data', MODES)),
       requiredFlag('--name <label>', 'a label to recognise the key by (1-100 characters)'),
       listFlag('--scopes <list>', `comma-separated, any of ${SCOPES.join(', ')}`),
       dateFlag('--expires-at <date>', 'ISO 8601 date or time after which the key stops working (default: never)'),

@@ -3,7 +3,7 @@
 import { SCOPES } from '../../kernel/access';
 import { createOAuthApp, listOAuthApps, rotateOAuthAppSecret, setOAuthAppStatus } from '../services/oauthApps';
 import { findUser } from '../services/stores';
-import { type CliCommand, defineCommand, exactlyOne, listFlag, optionalFlag, requiredFlag } from '../../api/cli/command';
+import { type CliCommand, defineCommand, exactlyOne, listFlag, optionalFlag, required, requiredFlag } from '../../api/cli/command';
 import { oauthAppView } from '../services/views';
 import { SHOWN_ONCE } from '../../api/cli/command';
 
@@ -21,8 +21,8 @@ export const oauthCommands: CliCommand[] = [
     options: [
       requiredFlag('--owner <user>', 'the owner: a user id or email'),
       requiredFlag('--name <name>', 'shown on the consent page (1-100 characters)'),
-      listFlag('--redirect-uris <list>', 'comma-separated exact redirect URIs: https, or http on 127.0.0.1, [::1] or localhost').makeOptionMandatory(),
-      listFlag('--scopes <list>', `comma-separated scopes the app may ask for, any of ${SCOPES.join(', ')}`).makeOptionMandatory(),
+      required(listFlag('--redirect-uris <list>', 'comma-separated exact redirect URIs: https, or http on 127.0.0.1, [::1] or localhost')),
+      required(listFlag('--scopes <list>', `comma-separated scopes the app may ask for, any of ${SCOPES.join(', ')}`)),
     ],
     examples: ['npm run cli -- oauth-app create --owner ana@example.com --name "Ana\'s sync" --redirect-uris https://sync.example.com/callback --scopes public:read,products:read'],
     run: async (f, ctx) => {

@@ -73,11 +73,15 @@ export const GROUPS: Record<string, string> = {
  */
 const REQUIRED_FLAGS = new WeakSet<Option>();
 
-export const requiredFlag = (flags: string, description: string) => {
-  const option = new Option(flags, description);
+/** Marks a flag (of any kind: a choice, a list, a date) as one the command cannot run without. */
+export const required = <O extends Option>(option: O): O => {
   REQUIRED_FLAGS.add(option);
   return option;
 };
+
+export const requiredFlag = (flags: string, description: string) => required(new Option(flags, description));
+
+export const isRequiredFlag = (option: Option) => REQUIRED_FLAGS.has(option);
 
 export const optionalFlag = (flags: string, description: string) => new Option(flags, description);
 
@@ -160,7 +164,7 @@ export function buildProgram(commands: CliCommand[], opts: ProgramOptions): Comm
     sub.action(async (...args: unknown[]) => {
       const flags = (command.argument ? { ...(args[1] as Record<string, unknown>), [command.argument.name]: args[0] } : args[0]) as Record<string, unknown>;
       // commander has refused unknown flags by now, each with its closest match.
-      const missing = command.options.find((o) => REQUIRED_FLAGS.has(o) && flags[o.attributeName()] === undefined);
+      const missing = command.options.find((o) => isRequiredFlag(o) && flags[o.attributeName()] === undefined);
       if (missing) sub.error(`error: required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
       command.check?.(flags);
       await opts.execute(command, flags);

@@ -1,12 +1,12 @@
 /** docs/cli.md, rendered from the command table: what `--help` shows, on one page. */
 
 import type { Option } from 'commander';
-import { type CliCommand, GROUPS } from './command';
+import { type CliCommand, GROUPS, isRequiredFlag } from './command';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function flagRow(o: Option): string {
-  const notes = [o.mandatory ? 'required' : '', o.argChoices ? `one of ${o.argChoices.map((c) => `\`${c}\``).join(', ')}` : ''].filter(Boolean);
+  const notes = [isRequiredFlag(o) ? 'required' : '', o.argChoices ? `one of ${o.argChoices.map((c) => `\`${c}\``).join(', ')}` : ''].filter(Boolean);
   return `| \`${o.flags}\` | ${cell(o.description)}${notes.length ? ` (${notes.join('; ')})` : ''} |`;
 }
 

@@ -28,7 +28,7 @@ import {
   replayWebhookMessages,
   resendWebhookMessage,
 } from '../webhooks/log';
-import { type CliCommand, choiceFlag, dateFlag, defineCommand, listFlag, optionalFlag, requiredFlag, UsageError, wholeNumberFlag } from '../../api/cli/command';
+import { type CliCommand, choiceFlag, dateFlag, defineCommand, listFlag, optionalFlag, required, requiredFlag, UsageError, wholeNumberFlag } from '../../api/cli/command';
 import { STORE_REF } from '../../access/cli/stores';
 import { SHOWN_ONCE } from '../../api/cli/command';
 
@@ -69,7 +69,7 @@ export const webhookCommands: CliCommand[] = [
     options: [
       storeFlag(),
       requiredFlag('--url <url>', 'https URL of the receiver (no private, loopback or metadata address)'),
-      listFlag('--events <list>', EVENTS_HELP).makeOptionMandatory(),
+      required(listFlag('--events <list>', EVENTS_HELP)),
       optionalFlag('--description <text>', `what the endpoint is for (at most ${MAX_DESCRIPTION_LENGTH} characters)`),
       choiceFlag('--mode <mode>', 'test: receives test-mode events only; live (default): live-mode events only. Cannot change later', MODES),
       optionalFlag('--disabled', 'create it disabled (it receives nothing until enabled)'),
@@ -163,7 +163,7 @@ export const webhookCommands: CliCommand[] = [
   defineCommand<{ store: string; endpoint: string; since: Date }>({
     name: 'webhook replay',
     description: 'Send every failed message of an endpoint created since a time (within the delivery log\'s 30 days) once more. Prints how many.',
-    options: [storeFlag(), endpointFlag(), dateFlag('--since <time>', 'ISO 8601 date or time, e.g. 2027-01-31T08:00:00Z').makeOptionMandatory()],
+    options: [storeFlag(), endpointFlag(), required(dateFlag('--since <time>', 'ISO 8601 date or time, e.g. 2027-01-31T08:00:00Z'))],
     examples: [`npm run cli -- webhook replay --store "Ana's" --endpoint ${EXAMPLE_URL} --since 2027-01-31T08:00:00Z`],
     run: async (f, ctx) => {
       const { storeId, endpoint } = await storeAndEndpoint(ctx, f);
