@@ -66,11 +66,16 @@ describe('problem+json errors', () => {
     expect(res).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
   });
 
-  it('validation errors: 422 with field errors in snake_case', async () => {
+  it('validation errors: 422 with every field error in snake_case', async () => {
     const res = await t.request('POST', products(), { token: a.ownerToken, body: { name: '', price: -1, inventory_quantity: 1.5, category_slugs: ['shoes'] } });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
-    expect(res.body.errors).toEqual([{ field: 'inventory_quantity', code: 'invalid_type', message: 'must be an integer' }]);
+    // Every field error at once: the type error and the rules the other fields break.
+    expect(res.body.errors).toEqual([
+      { field: 'inventory_quantity', code: 'invalid_type', message: 'must be an integer' },
+      { field: 'name', code: 'too_small', message: 'must not be empty' },
+      { field: 'price', code: 'invalid_value', message: 'must be a number >= 0 with at most 2 decimals and below 10,000,000,000' },
+    ]);
     const fields = await t.request('POST', products(), { token: a.ownerToken, body: { name: '', price: -1, category_slugs: ['shoes'] } });
     expect(fields.status).toBe(422);
     expect(fields.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['name', 'price']);
