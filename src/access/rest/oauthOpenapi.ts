@@ -147,7 +147,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
         responses: {
           '303': {
             description: 'Back to the app with the authorization code (or error=access_denied)',
-            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?code=svc_oac_Qm7x…&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com%2Fapi%2Fpublic%2Fv1%2Foauth' } },
+            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?code=svc_oac_Qm7xR2vT8nK4pL9s&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com%2Fapi%2Fpublic%2Fv1%2Foauth' } },
           },
           '400': problemResponse('The form is not valid (invalid_parameter, validation_failed)'),
           '401': problemResponse('No or invalid dashboard token (unauthenticated, invalid_token)'),
@@ -178,7 +178,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
               client_secret: { type: 'string', description: 'client_secret_post only' },
             },
           },
-          { grant_type: 'authorization_code', code: 'svc_oac_Qm7xR2…', redirect_uri: 'https://partner.example.com/oauth/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' },
+          { grant_type: 'authorization_code', code: 'svc_oac_Qm7xR2vT8nK4pL9s', redirect_uri: 'https://partner.example.com/oauth/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' },
         ),
         responses: {
           '200': { description: 'Tokens', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthTokens' }, example: tokens } } },

@@ -135,7 +135,14 @@ const components: OpenApiFragment['components'] = {
       type: 'object',
       required: ['name', 'price', 'category_slugs'],
       additionalProperties: false,
-      properties: { ...writableFields, status: { ...writableFields.status, default: 'draft' }, low_stock_threshold: { ...writableFields.low_stock_threshold, default: 5 } },
+      // The defaults are told, not declared: typed clients generated from a component (openapi-typescript's
+      // defaults) make a property with `default` required, which on a request means "must be sent".
+      properties: {
+        ...writableFields,
+        inventory_quantity: { ...writableFields.inventory_quantity, description: 'Default 0' },
+        status: { ...writableFields.status, description: 'Default draft' },
+        low_stock_threshold: { ...writableFields.low_stock_threshold, description: `${writableFields.low_stock_threshold.description}. Default 5` },
+      },
     },
     ProductUpdate: {
       type: 'object',

@@ -76,7 +76,8 @@ const ChangeSchema = {
     resource: { type: 'object', properties: { type: { type: 'string', example: 'product' }, id: { type: 'string' }, version: { type: ['integer', 'null'] } } },
     data: { type: 'object', description: 'The resource after the change (its REST representation)' },
     changes: {
-      type: 'array',
+      type: ['array', 'null'],
+      description: 'For an update (product.updated and the like): one entry per changed field. null for events that are not field changes (created, deleted, published, ...)',
       items: { type: 'object', properties: { field: { type: 'string', example: 'price' }, previous: { example: 24.9 }, next: { example: 29.9 } } },
     },
   },
