@@ -99,6 +99,9 @@ export class Contract {
       }
     }
     this.strictDoc = strictResponses(structuredClone(doc));
+    // The components are compiled once per validator, shared by every operation's schemas.
+    this.requestAjv.addSchema({ $id: 'request', components: rebase(doc.components, 'request') });
+    this.responseAjv.addSchema({ $id: 'response', components: rebase(this.strictDoc.components, 'response') });
   }
 
   /** The documented operation of a method and path: static segments win over templated ones, as in the service. */
@@ -157,7 +160,7 @@ export class Contract {
         continue;
       }
       if (!p.schema) continue;
-      const validate = this.validator(this.requestAjv, this.doc, `${operation.method} ${operation.path} parameter ${i}`, p.schema);
+      const validate = this.validator(this.requestAjv, `${operation.method} ${operation.path} parameter ${i}`, p.schema);
       if (!validate(coerce(raw, this.resolve(p.schema)))) out.push(`${p.in} parameter ${p.name}=${JSON.stringify(raw)} ${describe(validate)}`);
     }
     const body = operation.op.requestBody && this.resolve(operation.op.requestBody);
@@ -176,7 +179,7 @@ export class Contract {
           out.push('the request body is not JSON');
           return out;
         }
-        const validate = this.validator(this.requestAjv, this.doc, `${operation.method} ${operation.path} request ${type}`, body.content[type].schema);
+        const validate = this.validator(this.requestAjv, `${operation.method} ${operation.path} request ${type}`, body.content[type].schema);
         if (!validate(value)) out.push(`request body ${describe(validate)}`);
       }
     }
@@ -208,15 +211,16 @@ export class Contract {
     }
     const pointer = `${operation.method} ${operation.path} ${key} ${mediaKey}`;
     const strictSchema = this.strictDoc.paths[operation.path][operation.method].responses[key];
-    const validate = this.validator(this.responseAjv, this.strictDoc, pointer, this.resolveIn(this.strictDoc, strictSchema).content[mediaKey].schema);
+    const validate = this.validator(this.responseAjv, pointer, this.resolveIn(this.strictDoc, strictSchema).content[mediaKey].schema);
     return validate(value) ? [] : [`body ${describe(validate)}`];
   }
 
-  private validator(ajv: Ajv2020, doc: Json, key: string, schema: Json): ValidateFunction {
-    let validate = this.validators.get(`${ajv === this.requestAjv ? 'req' : 'res'} ${key}`);
+  private validator(ajv: Ajv2020, key: string, schema: Json): ValidateFunction {
+    const side = ajv === this.requestAjv ? 'request' : 'response';
+    let validate = this.validators.get(`${side} ${key}`);
     if (!validate) {
-      validate = ajv.compile({ ...schema, components: doc.components });
-      this.validators.set(`${ajv === this.requestAjv ? 'req' : 'res'} ${key}`, validate);
+      validate = ajv.compile(rebase(schema, side));
+      this.validators.set(`${side} ${key}`, validate);
     }
     return validate;
   }
@@ -274,6 +278,15 @@ function strictResponses(doc: Json): Json {
   }
   Object.values((doc.components?.responses ?? {}) as Json).forEach((r) => Object.values(((r as Json).content ?? {}) as Json).forEach((m) => close((m as Json).schema)));
   return doc;
+}
+
+/** A copy of a schema whose local references (#/components/...) name the schema `id` that holds the components. */
+function rebase<T>(node: T, id: string): T {
+  if (Array.isArray(node)) return node.map((n) => rebase(n, id)) as T;
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${id}${v}` : rebase(v, id)]),
+  ) as T;
 }
 
 /** A parameter's string as its schema's type (what an OpenAPI validator does with form-style parameters). */

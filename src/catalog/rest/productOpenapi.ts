@@ -13,7 +13,8 @@ const price = {
   type: 'number',
   minimum: 0,
   maximum: 9_999_999_999.99,
-  multipleOf: 0.01,
+  // Not `multipleOf: 0.01`: validators divide in binary floating point, where 19.99 / 0.01 is no integer, and
+  // would refuse most prices. The two decimals are said in words.
   description: 'In the store currency, at most 2 decimals (stored exactly as DECIMAL(12,2)). Requests may also send a decimal string such as "19.99".',
 };
 const writableFields = {
@@ -94,7 +95,8 @@ const Product = {
     published_at: ro(nullable('string', { format: 'date-time', description: 'Last time the product was published; null if never' })),
     publish_at: writableFields.publish_at,
     unpublish_at: writableFields.unpublish_at,
-    category_slugs: { ...writableFields.category_slugs, description: 'Sorted' },
+    // A read shows what is stored: a product made outside the API (a database restore, say) may have none.
+    category_slugs: { type: 'array', items: writableFields.category_slugs.items, description: 'Sorted; at least one for every product created or updated through the API' },
     tags: writableFields.tags,
     variants_count: ro({ type: 'integer', minimum: 0 }),
     version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change; the ETag is "v<version>"' }),
@@ -226,7 +228,8 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       productId,
       { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'The ETag you read ("v<version>"); 412 when the product changed since' },
     ],
-    requestBody: { required: true, content: jsonContent(schemaRef('ProductUpdate')) },
+    // No body is an update without fields: a no-op answering the product (a stale If-Match still fails).
+    requestBody: { required: false, content: jsonContent(schemaRef('ProductUpdate')) },
     responses: {
       '200': productBody('The updated product'),
       ...badBody,

@@ -42,8 +42,24 @@ function forCredentials(route: RestRoute, operationId: string, summary: string):
       const body = out.body && typeof out.body === 'object' && !Array.isArray(out.body) ? { ...out.body, livemode: livemode(r) } : out.body;
       return { ...out, body };
     },
-    openapi: { ...fragment, parameters: [...(fragment.parameters ?? []).filter((p) => p.name !== 'storeId'), ...modeParameters] },
+    openapi: {
+      ...fragment,
+      parameters: [...(fragment.parameters ?? []).filter((p) => p.name !== 'storeId'), ...modeParameters],
+      ...(fragment.responses ? { responses: withLivemode(fragment.responses) } : {}),
+    },
   };
+}
+
+/** The merchant route's responses with the `livemode` that `respond` above adds to every JSON object body. */
+function withLivemode(responses: Record<string, Record<string, any>>): Record<string, Record<string, any>> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const schema = response.content?.['application/json']?.schema;
+      if (!status.startsWith('2') || !schema?.properties) return [status, response];
+      const media = { ...response.content['application/json'], schema: { ...schema, properties: { ...schema.properties, ...livemodeProperty } } };
+      return [status, { ...response, content: { ...response.content, 'application/json': media } }];
+    }),
+  );
 }
 
 const merchantRoute = (operationId: string): RestRoute => {
