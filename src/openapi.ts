@@ -88,6 +88,17 @@ const PROBLEM_EXTENSIONS = {
   livemode: { type: 'boolean', description: 'Public API: true when the request ran in live mode' },
 };
 
+/** How a merchant request picks its catalog; every merchant route takes it (src/access/auth/authenticate.ts, requestedMode). */
+const merchantMode = {
+  required: false,
+  schema: { type: 'string', enum: ['test', 'live'] },
+  description: 'The catalog to work on: live (the default) or test. Header or query parameter; both must agree (400 conflicting_mode).',
+};
+const MERCHANT_MODE = [
+  { in: 'header', name: 'X-Service-Mode', $ref: '#/components/parameters/ServiceModeHeader' },
+  { in: 'query', name: 'mode', $ref: '#/components/parameters/ServiceModeQuery' },
+];
+
 const BASE_COMPONENTS = {
   securitySchemes: {
     dashboardToken: { type: 'http', scheme: 'bearer', description: 'Dashboard token (svc_dash_…)' },
@@ -118,6 +129,8 @@ const BASE_COMPONENTS = {
     Problem: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
   },
   parameters: {
+    ServiceModeHeader: { name: 'X-Service-Mode', in: 'header', ...merchantMode },
+    ServiceModeQuery: { name: 'mode', in: 'query', ...merchantMode },
     IdempotencyKey: {
       name: 'Idempotency-Key',
       in: 'header',
@@ -172,7 +185,12 @@ function openApiDocument(routes: RestRoute[], baseUrl: string = BASE_URL_PLACEHO
         : r.auth === 'public'
           ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }, ...(docs?.scopes ?? []).map((scopes) => ({ oauth2: scopes }))] }
           : { security: [] }),
-      parameters: [...pathParams, ...(extra.parameters ?? []), ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])],
+      parameters: [
+        ...pathParams,
+        ...(extra.parameters ?? []),
+        ...(r.auth === 'dashboard' ? MERCHANT_MODE.filter((p) => !declared.has(`${p.in}:${p.name}`)).map((p) => ({ $ref: p.$ref })) : []),
+        ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+      ],
       ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
       responses: {
         ...(write ? withReplayHeader(extra.responses ?? { '200': { description: 'OK' } }) : (extra.responses ?? { '200': { description: 'OK' } })),

@@ -17,10 +17,13 @@ const price = {
   // would refuse most prices. The two decimals are said in words.
   description: 'In the store currency, at most 2 decimals (stored exactly as DECIMAL(12,2)). Requests may also send a decimal string such as "19.99".',
 };
+/** Money as a request may send it, a decimal string ("19.99"): at most 10 digits and 2 decimals. */
+export const decimalString = { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' };
+
 const writableFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, description: 'Surrounding blanks are trimmed' },
   description: { type: 'string', maxLength: 20_000 },
-  price: { oneOf: [price, { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' }] },
+  price: { oneOf: [price, decimalString] },
   inventory_quantity: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
   low_stock_threshold: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'low_stock=true lists products with inventory_quantity <= this' },
   status: { type: 'string', enum: [...PRODUCT_STATUSES] },

@@ -2,7 +2,7 @@
 
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE } from '../services/history';
-import { intParam, keysetPage, listParam } from '../../api/rest/params';
+import { intParam, keysetMetaSchema, keysetPage, listParam } from '../../api/rest/params';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -92,7 +92,7 @@ const RESPONSES = {
             type: 'object',
             properties: {
               data: { type: 'array', items: ChangeSchema },
-              meta: { type: 'object', properties: { limit: { type: 'integer', example: 20 }, has_more: { type: 'boolean' }, next_cursor: nullableString } },
+              meta: keysetMetaSchema,
             },
           },
         },
