@@ -20,7 +20,7 @@ import { recordContractViolation } from './contractViolations';
 
 type Json = Record<string, any>;
 
-export interface Exchange {
+interface Exchange {
   method: string;
   /** Path and query as sent. */
   url: string;
