@@ -15,6 +15,8 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
+  // Fails a test whose requests got a response its OpenAPI document does not describe (test/helpers/openapiContract.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/contractViolations.ts'],
   testTimeout: 30_000,
   maxWorkers: 2,
   // A worker runs test file after test file, each evaluating the modules afresh. Two things kept every earlier

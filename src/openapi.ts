@@ -18,6 +18,26 @@ const writeProblem = problemResponse(
 );
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The errors every public operation can answer, whatever the operation: the credential's (401), its scope, mode
+ * or app (403), the rate limit (429), and for a resource in the path, 404. They replace what a merchant route
+ * reached by API credentials says of its dashboard token; a route's own 404 (what is not found) is kept.
+ */
+function publicErrors(own: Record<string, Json>, hasResource: boolean): Record<string, Json> {
+  return {
+    '400': own['400'] ?? problemResponse('The credential or mode is sent twice and differently (conflicting_credentials, conflicting_mode), or the mode is neither test nor live (invalid_mode)'),
+    '401': problemResponse('No credential, or one that is not valid (unauthenticated, invalid_api_key, api_key_expired, api_key_revoked, invalid_token)'),
+    '403': problemResponse(
+      "The credential's scopes do not grant the operation (insufficient_scope, with required_scopes), the request names the other mode (mode_mismatch), or the OAuth app is suspended (app_suspended)",
+    ),
+    ...(hasResource ? { '404': own['404'] ?? problemResponse('No such resource in the credential\'s catalog (not_found)') } : {}),
+    '429': {
+      ...problemResponse('Too many requests for the credential (rate_limited); retry after Retry-After seconds'),
+      headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } },
+    },
+  };
+}
+
 /** A write's success response also says whether it is a replay. */
 function withReplayHeader(responses: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(
@@ -28,6 +48,60 @@ function withReplayHeader(responses: Record<string, Json>): Record<string, Json>
     ),
   );
 }
+
+const integer = (description: string) => ({ type: 'integer', description });
+const strings = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
+
+/**
+ * The extension members a problem may carry besides RFC 9457's (the `details` of the service's errors), each with
+ * the codes that send it; a test holds this list to every `details` the source gives an error.
+ */
+const PROBLEM_EXTENSIONS = {
+  max_bytes: integer('payload_too_large: the size limit that was exceeded, in bytes'),
+  max_depth: integer('bad_request: the deepest JSON nesting accepted'),
+  max_files: integer('payload_too_large: the most files one upload request carries'),
+  max_length: integer('invalid_idempotency_key: the longest Idempotency-Key accepted'),
+  max_pixels: integer('image_dimensions_too_large: the most pixels an image may have'),
+  width: integer('image_dimensions_too_large: the width of the image sent'),
+  height: integer('image_dimensions_too_large: the height of the image sent'),
+  accepted: strings('unsupported_media_type: the media types accepted'),
+  declared_type: { type: 'string', description: 'unsupported_media_type: the media type the file was sent as' },
+  row: integer('validation_failed (import file): the row of the file the error is on, 1 for the first data row'),
+  unknown_slugs: strings('unknown_category: the category slugs that do not exist'),
+  current_version: integer('precondition_failed: the product\'s current version'),
+  skus: strings('sku_taken: the SKUs used by another product'),
+  slug: { type: 'string', description: 'slug_taken: the slug that is taken' },
+  products: integer('category_in_use: how many products are in the category'),
+  limit: integer('conflict: the most webhook endpoints a mode may have'),
+  endpoint_id: { type: 'string', description: 'endpoint_disabled: the disabled webhook endpoint' },
+  locked_until: { type: 'string', format: 'date-time', description: 'conflict: until when an attempt of the webhook message is in flight' },
+  store_ids: strings('conflict: the stores of that name'),
+  supported_languages: strings('validation_failed: the languages the description provider supports'),
+  provider_status: integer('provider_error: the HTTP status the description provider answered'),
+  retry_after: integer('rate_limited, too_many_login_attempts: seconds to wait (as the Retry-After header)'),
+  required_scope: { type: 'string', description: 'insufficient_scope: a scope that grants the operation' },
+  required_scopes: strings('insufficient_scope: the scopes that grant the operation (any one of them)'),
+  request_mode: { type: 'string', enum: ['test', 'live'], description: 'mode_mismatch: the mode the request named' },
+  credential_mode: { type: 'string', enum: ['test', 'live'], description: "mode_mismatch: the credential's mode" },
+  allowed_modes: strings('invalid_mode: the modes a request may name'),
+  max_products: integer('too_many_products: the most products one copy to the test catalog takes'),
+  job_id: { type: 'string', description: 'conflict: the test catalog job still queued or running' },
+  livemode: { type: 'boolean', description: 'Public API: true when the request ran in live mode' },
+  required_permission: { type: 'string', description: 'forbidden: the store permission the operation needs (the first, when any of several would do)' },
+  required_permissions: strings('forbidden: every store permission that would pass'),
+  required_role: { type: 'string', enum: ['owner'], description: "forbidden: the operation is the store owner's alone" },
+};
+
+/** How a merchant request picks its catalog; every merchant route takes it (src/access/auth/authenticate.ts, requestedMode). */
+const merchantMode = {
+  required: false,
+  schema: { type: 'string', enum: ['test', 'live'] },
+  description: 'The catalog to work on: live (the default) or test. Header or query parameter; both must agree (400 conflicting_mode).',
+};
+const MERCHANT_MODE = [
+  { in: 'header', name: 'X-Service-Mode', $ref: '#/components/parameters/ServiceModeHeader' },
+  { in: 'query', name: 'mode', $ref: '#/components/parameters/ServiceModeQuery' },
+];
 
 const BASE_COMPONENTS = {
   securitySchemes: {
@@ -52,11 +126,10 @@ const BASE_COMPONENTS = {
         request_id: { type: 'string' },
         errors: {
           type: 'array',
+          description: 'The field errors of the request (validation_failed and the like), each naming the field as the client sent it',
           items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } },
         },
-        required_permission: { type: 'string', description: 'forbidden: the store permission the operation needs (the first, when any of several would do)' },
-        required_permissions: { type: 'array', items: { type: 'string' }, description: 'forbidden: every store permission that would pass' },
-        required_role: { type: 'string', enum: ['owner'], description: "forbidden: the operation is the store owner's alone" },
+        ...PROBLEM_EXTENSIONS,
       },
     },
   },
@@ -64,6 +137,8 @@ const BASE_COMPONENTS = {
     Problem: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
   },
   parameters: {
+    ServiceModeHeader: { name: 'X-Service-Mode', in: 'header', ...merchantMode },
+    ServiceModeQuery: { name: 'mode', in: 'query', ...merchantMode },
     IdempotencyKey: {
       name: 'Idempotency-Key',
       in: 'header',
@@ -118,11 +193,19 @@ function openApiDocument(routes: RestRoute[], baseUrl: string = BASE_URL_PLACEHO
         : r.auth === 'public'
           ? { security: [{ apiKey: [] }, { apiKeyHeader: [] }, ...(docs?.scopes ?? []).map((scopes) => ({ oauth2: scopes }))] }
           : { security: [] }),
-      parameters: [...pathParams, ...(extra.parameters ?? []), ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])],
+      parameters: [
+        ...pathParams,
+        ...(extra.parameters ?? []),
+        ...(r.auth === 'dashboard' ? MERCHANT_MODE.filter((p) => !declared.has(`${p.in}:${p.name}`)).map((p) => ({ $ref: p.$ref })) : []),
+        ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+      ],
       ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
-      responses: write
-        ? { ...withReplayHeader(extra.responses ?? { '200': { description: 'OK' } }), '4XX': writeProblem, '5XX': problem }
-        : { ...(extra.responses ?? { '200': { description: 'OK' } }), '4XX': problem, '5XX': problem },
+      responses: {
+        ...(write ? withReplayHeader(extra.responses ?? { '200': { description: 'OK' } }) : (extra.responses ?? { '200': { description: 'OK' } })),
+        ...(r.auth === 'public' ? publicErrors(extra.responses ?? {}, r.path.includes(':')) : {}),
+        '4XX': write ? writeProblem : problem,
+        '5XX': problem,
+      },
     };
   }
   Object.assign(paths, oauthPaths());

@@ -9,6 +9,8 @@ import { ERROR_CATALOG } from '../../src/api/docs/errorCatalog';
 import { loadConfig, type Config } from '../../src/platform/config';
 import { openPGlite } from '../../src/platform/db/adapters';
 import { type Database, openDatabase } from '../../src/platform/db/client';
+import { contractError, takeContractViolations } from './contractViolations';
+import { observeExchange } from './openapiContract';
 import { adminQuery, newTempDir, templateStatePath, testDatabaseUrl, withDatabase } from './templates';
 
 void PGlite;
@@ -73,7 +75,11 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   const database = await openTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: newTempDir('catalog-data-'), SEED_DEMO: 'false', ...env });
   const app = createApp(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now });
-  const server: Server = createServer((req, res) => void app.handler(req, res));
+  // Every exchange is checked against the OpenAPI document, as a validating proxy in front of the service would.
+  const server: Server = createServer((req, res) => {
+    observeExchange(req, res);
+    void app.handler(req, res);
+  });
   answerClientErrors(server, config.publicBaseUrl);
   await new Promise<void>((resolve) => server.listen(0, config.host, resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,6 +117,8 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       await app.close();
       await database.close();
       await database.dropDatabase();
+      const found = takeContractViolations();
+      if (found.length) throw contractError(found);
     },
   };
 }

@@ -104,8 +104,9 @@ describe('GET /api/openapi.json', () => {
     const base = '/api/v1/merchant/stores/{storeId}/products';
     const list = doc.paths[base].get;
     expect(list.security).toEqual([{ dashboardToken: [] }]);
-    const params = Object.fromEntries(list.parameters.map((p: any) => [p.name, p]));
-    expect(Object.keys(params).sort()).toEqual(['category', 'is_active', 'low_stock', 'page', 'per_page', 'scheduled', 'search', 'sort', 'storeId', 'tags'].sort());
+    const parameter = (p: any) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p);
+    const params = Object.fromEntries(list.parameters.map(parameter).map((p: any) => [p.name, p]));
+    expect(Object.keys(params).sort()).toEqual(['category', 'is_active', 'low_stock', 'page', 'per_page', 'scheduled', 'search', 'sort', 'storeId', 'tags', 'X-Service-Mode', 'mode'].sort());
     expect(params.per_page.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(params.sort.schema.enum).toEqual(expect.arrayContaining(['created_at', '-created_at', 'name', 'price', 'inventory_quantity']));
     expect(params.is_active.schema.enum).toEqual(['true', 'false']);

@@ -26,7 +26,15 @@ const oauthError = (description: string, examples: Record<string, [string, strin
     },
   },
 });
-const notEnabled = { '404': problemResponse('OAuth is switched off on this service (oauth_not_enabled), or no such OAuth endpoint (route_not_found)') };
+/** An error of the authorization pages: a problem, or for a browser (Accept: text/html) a page saying the same. */
+const pageOrProblem = (description: string) => ({
+  ...problemResponse(description),
+  content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>…<h1>This authorization request cannot be completed</h1>…' } },
+});
+
+const NOT_ENABLED = 'OAuth is switched off on this service (oauth_not_enabled), or no such OAuth endpoint (route_not_found)';
+const notEnabled = { '404': problemResponse(NOT_ENABLED) };
+const notEnabledPage = { '404': pageOrProblem(NOT_ENABLED) };
 const clientAuth = [{ oauthClient: [] }, {}];
 
 const authorizationParams = [
@@ -156,10 +164,11 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
               },
             },
           },
-          '400': problemResponse('An unknown client_id or redirect_uri, which cannot be redirected to (invalid_parameter)'),
-          '401': problemResponse('No or invalid dashboard token (unauthenticated, invalid_token)'),
-          '403': problemResponse('The app is suspended (app_suspended)'),
-          ...notEnabled,
+          '400': pageOrProblem('An unknown client_id or redirect_uri, which cannot be redirected to (invalid_parameter)'),
+          '401': pageOrProblem('No or invalid dashboard token (unauthenticated, invalid_token)'),
+          '403': pageOrProblem('The app is suspended (app_suspended)'),
+          '422': pageOrProblem('A parameter is not valid text, e.g. holds a NUL character (validation_failed; errors[].field names it)'),
+          ...notEnabledPage,
         },
       },
     },
@@ -197,13 +206,14 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
         responses: {
           '303': {
             description: 'Back to the app with the authorization code, or on a deny with error=access_denied, error_description, state and iss',
-            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?code=svc_oac_Qm7xR2&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com' } },
+            headers: { Location: { schema: { type: 'string', format: 'uri' }, example: 'https://partner.example.com/oauth/callback?code=svc_oac_Qm7xR2vT8nK4pL9s&state=af0ifjsldkj&iss=https%3A%2F%2Fcatalog.example.com' } },
           },
-          '400': problemResponse('The form is not valid (invalid_parameter, validation_failed)'),
-          '401': problemResponse('No or invalid dashboard token or session (unauthenticated, invalid_token)'),
-          '403': problemResponse('With the session cookie, a csrf_token that is not the session’s (csrf_token_invalid)'),
-          '415': problemResponse('The body is not application/x-www-form-urlencoded (unsupported_media_type)'),
-          ...notEnabled,
+          '400': pageOrProblem('The form is not valid (invalid_parameter)'),
+          '401': pageOrProblem('No or invalid dashboard token or session (unauthenticated, invalid_token)'),
+          '403': pageOrProblem('With the session cookie, a csrf_token that is not the session’s (csrf_token_invalid); or the app is suspended (app_suspended)'),
+          '415': pageOrProblem('The body is not application/x-www-form-urlencoded (unsupported_media_type)'),
+          '422': pageOrProblem('A field is not valid (validation_failed; errors[].field names it)'),
+          ...notEnabledPage,
         },
       },
     },
@@ -229,7 +239,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
               client_secret: { type: 'string', description: 'client_secret_post only' },
             },
           },
-          { grant_type: 'authorization_code', code: 'svc_oac_Qm7xR2…', redirect_uri: 'https://partner.example.com/oauth/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' },
+          { grant_type: 'authorization_code', code: 'svc_oac_Qm7xR2vT8nK4pL9s', redirect_uri: 'https://partner.example.com/oauth/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' },
         ),
         responses: {
           '200': { description: 'Tokens', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthTokens' }, example: tokens } } },

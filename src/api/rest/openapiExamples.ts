@@ -74,7 +74,9 @@ export function completeExamples(doc: Json, baseUrl: string, surfaceOf: (path: s
       for (const [key, response] of Object.entries(op.responses as Json)) {
         const description: string = response.description ?? '';
         if (isError(key) && (response.$ref === '#/components/responses/Problem' || !response.content)) {
-          op.responses[key] = { description, ...(response.headers ? { headers: response.headers } : {}), content: problemContent(baseUrl, codesOf(key, description, surface)) };
+          // A problem reference may name other media types beside it (an error page for a browser): they are kept.
+          const content = { ...problemContent(baseUrl, codesOf(key, description, surface)), ...(response.$ref ? (response.content ?? {}) : {}) };
+          op.responses[key] = { description, ...(response.headers ? { headers: response.headers } : {}), content };
           continue;
         }
         for (const [type, media] of Object.entries((response.content ?? {}) as Json)) {

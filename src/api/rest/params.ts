@@ -97,6 +97,17 @@ interface Connection {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
+/** The OpenAPI schema of a keyset page's `meta` (keysetPage below). */
+export const keysetMetaSchema = {
+  type: 'object',
+  required: ['limit', 'has_more', 'next_cursor'],
+  properties: {
+    limit: { type: 'integer', example: 20 },
+    has_more: { type: 'boolean' },
+    next_cursor: { type: ['string', 'null'], description: 'Send it as `after` for the next page; null on the last page' },
+  },
+};
+
 /**
  * A keyset page as REST answers it: `{data, meta: {limit, has_more,
  * next_cursor}}`, with an RFC 8288 next link (this request's URL with `after`

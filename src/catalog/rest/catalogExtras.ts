@@ -3,8 +3,10 @@
 import type { FieldError } from '../../platform/errors';
 import { MAX_WORDS, TONES } from '../services/descriptions';
 import { SEO_LIMITS } from '../services/seo';
+import { SLUG_PATTERN } from '../services/slugs';
 import { MAX_VARIANTS_PER_PRODUCT } from '../services/variants';
 import { fromGraphQL, SEO, selectionOf, VARIANT } from '../services/views';
+import { decimalString } from './productOpenapi';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
 import { RestInputError } from '../../api/rest/problem';
 import type { RestRoute } from '../../api/rest/routes';
@@ -60,12 +62,28 @@ const VariantSchema = {
   required: ['sku'],
 };
 
+/** A variant as a request sends it: its price may also be a decimal string ("12.50"), as a product's. */
+const VariantInputSchema = {
+  ...VariantSchema,
+  properties: {
+    ...VariantSchema.properties,
+    price: {
+      oneOf: [VariantSchema.properties.price, decimalString],
+      description: "Overrides the product's price; null: the product's price. A decimal string such as \"12.50\" is accepted too",
+    },
+  },
+};
+
 const SeoSchema = {
   type: 'object',
   properties: {
     title: nullable('string', { maxLength: SEO_LIMITS.title }),
     description: nullable('string', { maxLength: SEO_LIMITS.description }),
-    slug: nullable('string', { pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Unique within the store' }),
+    slug: nullable('string', {
+      pattern: `^\\s*${SLUG_PATTERN.source.slice(1, -1)}\\s*$`,
+      maxLength: SEO_LIMITS.slug,
+      description: 'Unique within the store; lowercase letters, digits and single hyphens (surrounding blanks are trimmed)',
+    }),
     canonical_url: nullable('string', { format: 'uri' }),
     og_image_url: nullable('string', { format: 'uri' }),
     noindex: { type: 'boolean' },
@@ -91,8 +109,8 @@ export const catalogExtrasRoutes: RestRoute[] = [
         required: true,
         content: json({
           oneOf: [
-            { type: 'object', properties: { variants: { type: 'array', maxItems: MAX_VARIANTS_PER_PRODUCT, items: VariantSchema } }, required: ['variants'] },
-            { type: 'array', maxItems: MAX_VARIANTS_PER_PRODUCT, items: VariantSchema },
+            { type: 'object', properties: { variants: { type: 'array', maxItems: MAX_VARIANTS_PER_PRODUCT, items: VariantInputSchema } }, required: ['variants'] },
+            { type: 'array', maxItems: MAX_VARIANTS_PER_PRODUCT, items: VariantInputSchema },
           ],
         }),
       },

@@ -13,13 +13,17 @@ const price = {
   type: 'number',
   minimum: 0,
   maximum: 9_999_999_999.99,
-  multipleOf: 0.01,
+  // Not `multipleOf: 0.01`: validators divide in binary floating point, where 19.99 / 0.01 is no integer, and
+  // would refuse most prices. The two decimals are said in words.
   description: 'In the store currency, at most 2 decimals (stored exactly as DECIMAL(12,2)). Requests may also send a decimal string such as "19.99".',
 };
+/** Money as a request may send it, a decimal string ("19.99"): at most 10 digits and 2 decimals. */
+export const decimalString = { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' };
+
 const writableFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, description: 'Surrounding blanks are trimmed' },
   description: { type: 'string', maxLength: 20_000 },
-  price: { oneOf: [price, { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' }] },
+  price: { oneOf: [price, decimalString] },
   inventory_quantity: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
   low_stock_threshold: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'low_stock=true lists products with inventory_quantity <= this' },
   status: { type: 'string', enum: [...PRODUCT_STATUSES] },
@@ -94,7 +98,8 @@ const Product = {
     published_at: ro(nullable('string', { format: 'date-time', description: 'Last time the product was published; null if never' })),
     publish_at: writableFields.publish_at,
     unpublish_at: writableFields.unpublish_at,
-    category_slugs: { ...writableFields.category_slugs, description: 'Sorted' },
+    // A read shows what is stored: a product made outside the API (a database restore, say) may have none.
+    category_slugs: { type: 'array', items: writableFields.category_slugs.items, description: 'Sorted; at least one for every product created or updated through the API' },
     tags: writableFields.tags,
     variants_count: ro({ type: 'integer', minimum: 0 }),
     version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change; the ETag is "v<version>"' }),
@@ -135,7 +140,14 @@ const components: OpenApiFragment['components'] = {
       type: 'object',
       required: ['name', 'price', 'category_slugs'],
       additionalProperties: false,
-      properties: { ...writableFields, status: { ...writableFields.status, default: 'draft' }, low_stock_threshold: { ...writableFields.low_stock_threshold, default: 5 } },
+      // The defaults are told, not declared: typed clients generated from a component (openapi-typescript's
+      // defaults) make a property with `default` required, which on a request means "must be sent".
+      properties: {
+        ...writableFields,
+        inventory_quantity: { ...writableFields.inventory_quantity, description: 'Default 0' },
+        status: { ...writableFields.status, description: 'Default draft' },
+        low_stock_threshold: { ...writableFields.low_stock_threshold, description: `${writableFields.low_stock_threshold.description}. Default 5` },
+      },
     },
     ProductUpdate: {
       type: 'object',
@@ -219,7 +231,8 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       productId,
       { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'The ETag you read ("v<version>"); 412 when the product changed since' },
     ],
-    requestBody: { required: true, content: jsonContent(schemaRef('ProductUpdate')) },
+    // No body is an update without fields: a no-op answering the product (a stale If-Match still fails).
+    requestBody: { required: false, content: jsonContent(schemaRef('ProductUpdate')) },
     responses: {
       '200': productBody('The updated product'),
       ...badBody,

@@ -2,7 +2,7 @@
 
 import { allows } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
-import { PAGE_LIMITS } from '../services/productList';
+import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { catalogExtrasRoutes } from './catalogExtras';
 import { imageRoutes } from './images';
@@ -42,8 +42,24 @@ function forCredentials(route: RestRoute, operationId: string, summary: string):
       const body = out.body && typeof out.body === 'object' && !Array.isArray(out.body) ? { ...out.body, livemode: livemode(r) } : out.body;
       return { ...out, body };
     },
-    openapi: { ...fragment, parameters: [...(fragment.parameters ?? []).filter((p) => p.name !== 'storeId'), ...modeParameters] },
+    openapi: {
+      ...fragment,
+      parameters: [...(fragment.parameters ?? []).filter((p) => p.name !== 'storeId'), ...modeParameters],
+      ...(fragment.responses ? { responses: withLivemode(fragment.responses) } : {}),
+    },
   };
+}
+
+/** The merchant route's responses with the `livemode` that `respond` above adds to every JSON object body. */
+function withLivemode(responses: Record<string, Record<string, any>>): Record<string, Record<string, any>> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const schema = response.content?.['application/json']?.schema;
+      if (!status.startsWith('2') || !schema?.properties) return [status, response];
+      const media = { ...response.content['application/json'], schema: { ...schema, properties: { ...schema.properties, ...livemodeProperty } } };
+      return [status, { ...response, content: { ...response.content, 'application/json': media } }];
+    }),
+  );
 }
 
 const merchantRoute = (operationId: string): RestRoute => {
@@ -67,9 +83,35 @@ const modeSchema = {
 };
 const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
 
+/** Filters and sorts that only a credential reading the whole catalog has; public:read lists active products in the storefront's orders. */
+const WHOLE_CATALOG_PARAMETERS = ['is_active', 'low_stock', 'scheduled'];
+const WHOLE_CATALOG_SORTS = PRODUCT_SORTS.filter((s) => !(PUBLIC_PRODUCT_SORTS as readonly string[]).includes(s));
+
+/**
+ * The list's parameters: the merchant list's (one definition), those of the whole catalog marked as such. public:read
+ * ignores the whole-catalog filters and refuses the whole-catalog sorts (422 validation_failed).
+ */
+function publicListParameters() {
+  const merchant = (merchantRoute('listProducts').openapi as OpenApiFragment).parameters ?? [];
+  return merchant
+    .filter((p) => p.in === 'query')
+    .map((p) =>
+      WHOLE_CATALOG_PARAMETERS.includes(p.name as string)
+        ? { ...p, description: `${p.description}. Only for a credential that reads the whole catalog (products:read or products:write); public:read ignores it` }
+        : p.name === 'sort'
+          ? { ...p, description: `${p.description}. ${WHOLE_CATALOG_SORTS.join(', ')}: only for a credential that reads the whole catalog (products:read or products:write); public:read gets 422 validation_failed` }
+          : p,
+    );
+}
+
+/**
+ * The storefront view. Its required fields make it and Product mutually exclusive: a storefront product has
+ * in_stock and no inventory_quantity, a merchant product the reverse, so `oneOf` picks exactly one.
+ */
 const PublicProduct = {
   type: 'object',
   description: 'The storefront view (public:read): active products, no inventory counts',
+  required: ['id', 'name', 'description', 'price', 'currency', 'in_stock', 'tags', 'category_slugs', 'images', 'published_at', 'updated_at'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
@@ -79,13 +121,23 @@ const PublicProduct = {
     in_stock: { type: 'boolean', example: true },
     tags: { type: 'array', items: { type: 'string' } },
     category_slugs: { type: 'array', items: { type: 'string' } },
-    images: { type: 'array', items: { type: 'object', properties: { url: { type: 'string', format: 'uri' }, alt: { type: ['string', 'null'] }, width: { type: 'integer', example: 1200 }, height: { type: 'integer', example: 900 } } } },
+    images: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url', 'alt', 'width', 'height'],
+        properties: { url: { type: 'string', format: 'uri' }, alt: { type: ['string', 'null'] }, width: { type: 'integer', example: 1200 }, height: { type: 'integer', example: 900 } },
+      },
+    },
     published_at: { type: ['string', 'null'], format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
 };
 /** The storefront view, or the merchant representation for a credential with products:read or products:write. */
-const catalogProduct = { oneOf: [{ $ref: '#/components/schemas/PublicProduct' }, { $ref: '#/components/schemas/Product' }] };
+const catalogProduct = {
+  description: 'PublicProduct for public:read, Product for a credential that reads the whole catalog (products:read or products:write)',
+  oneOf: [{ $ref: '#/components/schemas/PublicProduct' }, { $ref: '#/components/schemas/Product' }],
+};
 const livemodeProperty = { livemode: { type: 'boolean', description: 'true in live mode' } };
 const publicJson = (properties: Record<string, unknown>) => ({ 'application/json': { schema: { type: 'object', properties: { ...properties, ...livemodeProperty } } } });
 
@@ -141,12 +193,7 @@ export const publicRoutes: RestRoute[] = [
     respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restProduct), data.publicProducts.meta, { livemode: livemode(r) }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
-      parameters: [
-        ...['page', 'per_page'].map((name) => ({ name, in: 'query', schema: { type: 'integer' } })),
-        ...['search', 'category', 'tags'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
-        { name: 'sort', in: 'query', schema: { type: 'string', enum: PUBLIC_PRODUCT_SORTS } },
-        ...modeParameters,
-      ],
+      parameters: [...publicListParameters(), ...modeParameters],
       components: { schemas: { PublicProduct } },
       responses: {
         '200': {

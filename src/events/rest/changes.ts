@@ -2,7 +2,7 @@
 
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE } from '../services/history';
-import { intParam, keysetPage, listParam } from '../../api/rest/params';
+import { intParam, keysetMetaSchema, keysetPage, listParam } from '../../api/rest/params';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -76,7 +76,8 @@ const ChangeSchema = {
     resource: { type: 'object', properties: { type: { type: 'string', example: 'product' }, id: { type: 'string' }, version: { type: ['integer', 'null'] } } },
     data: { type: 'object', description: 'The resource after the change (its REST representation)' },
     changes: {
-      type: 'array',
+      type: ['array', 'null'],
+      description: 'For an update (product.updated and the like): one entry per changed field. null for events that are not field changes (created, deleted, published, ...)',
       items: { type: 'object', properties: { field: { type: 'string', example: 'price' }, previous: { example: 24.9 }, next: { example: 29.9 } } },
     },
   },
@@ -91,7 +92,7 @@ const RESPONSES = {
             type: 'object',
             properties: {
               data: { type: 'array', items: ChangeSchema },
-              meta: { type: 'object', properties: { limit: { type: 'integer', example: 20 }, has_more: { type: 'boolean' }, next_cursor: nullableString } },
+              meta: keysetMetaSchema,
             },
           },
         },

@@ -5,7 +5,7 @@ import { DEFAULT_SECRET_OVERLAP_HOURS, MAX_DESCRIPTION_LENGTH, MAX_ENDPOINTS_PER
 import { MESSAGE_STATUSES, MESSAGES_PAGE } from '../webhooks/log';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
 import { schemaRef } from '../../api/rest/openapi';
-import { enumParam, intParam, keysetPage } from '../../api/rest/params';
+import { enumParam, intParam, keysetMetaSchema, keysetPage } from '../../api/rest/params';
 import { RestInputError } from '../../api/rest/problem';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
 
@@ -351,7 +351,7 @@ export const webhookRoutes: RestRoute[] = [
         param('limit', `Page size, 1-${MESSAGES_PAGE.max} (default ${MESSAGES_PAGE.default})`, { type: 'integer', minimum: 1, maximum: MESSAGES_PAGE.max }),
         param('after', 'meta.next_cursor of the previous page'),
       ],
-      responses: { '200': { description: 'Messages, newest first: {data: [message], meta: {limit, has_more, next_cursor}}', content: data({ type: 'array', items: ref('WebhookMessage') }) } },
+      responses: { '200': { description: 'Messages, newest first: {data: [message], meta: {limit, has_more, next_cursor}}', content: json({ type: 'object', properties: { data: { type: 'array', items: ref('WebhookMessage') }, meta: keysetMetaSchema } }) } },
     },
   },
   {
