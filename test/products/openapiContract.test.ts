@@ -35,7 +35,8 @@ const exchangeOf = async (method: string, url: string, res: { status: number; he
   requestHeaders: {},
   requestBody: Buffer.alloc(0),
   status: res.status,
-  responseHeaders: res.headers,
+  // The text is what fetch decoded: the exchange carries it as sent unencoded.
+  responseHeaders: new Headers([...res.headers].filter(([name]) => name !== 'content-encoding')),
   responseBody: Buffer.from(res.text),
 });
 
