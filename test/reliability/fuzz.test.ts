@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct } from '../products/helpers';
 import { createKey } from '../public/helpers';
 import { type FuzzIds, graphqlCase, restCase, variablesForTransport } from './fuzzInputs';
+import { takeContractViolations } from '../helpers/contractViolations';
 
 /**
  * Property tests over every REST operation of the OpenAPI document and every
@@ -95,6 +96,10 @@ describe('fuzzing', () => {
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
+    // The generator adds query parameters no route names, which the service ignores: those are the fuzzer's, not
+    // the document's fault. Every other disagreement with the document (status, type, body) still fails.
+    const undocumentedParameter = /accepted a request that .* documents as invalid: query parameter \S+ is not documented$/;
+    expect(takeContractViolations().filter((v) => !undocumentedParameter.test(v))).toEqual([]);
   }, 600_000);
 
   it(`GraphQL: ${RUNS} generated documents over every root field answer < 500 and never internal_error`, async () => {

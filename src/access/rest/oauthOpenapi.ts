@@ -34,6 +34,8 @@ const pageOrProblem = (description: string) => ({
 
 const NOT_ENABLED = 'OAuth is switched off on this service (oauth_not_enabled), or no such OAuth endpoint (route_not_found)';
 const notEnabled = { '404': problemResponse(NOT_ENABLED) };
+/** The consent form is read up to 64 KiB; a larger body is refused before it is read (with max_bytes). */
+const formTooLarge = problemResponse('The form is over 64 KiB (payload_too_large, with max_bytes)');
 const notEnabledPage = { '404': pageOrProblem(NOT_ENABLED) };
 const clientAuth = [{ oauthClient: [] }, {}];
 
@@ -211,6 +213,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
           '400': pageOrProblem('The form is not valid (invalid_parameter)'),
           '401': pageOrProblem('No or invalid dashboard token or session (unauthenticated, invalid_token)'),
           '403': pageOrProblem('With the session cookie, a csrf_token that is not the session’s (csrf_token_invalid); or the app is suspended (app_suspended)'),
+          '413': formTooLarge,
           '415': pageOrProblem('The body is not application/x-www-form-urlencoded (unsupported_media_type)'),
           '422': pageOrProblem('A field is not valid (validation_failed; errors[].field names it)'),
           ...notEnabledPage,
@@ -250,6 +253,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
             unauthorized_client: ['unauthorized_client', 'This OAuth app is suspended'],
           }),
           '401': oauthError('Client authentication failed (with WWW-Authenticate: Basic)', { invalid_client: ['invalid_client', 'Client authentication failed'] }),
+          '413': oauthError('The form is over 64 KiB, refused before it is read', { invalid_request: ['invalid_request', 'Form bodies are limited to 65536 bytes'] }),
           ...notEnabled,
         },
       },
@@ -274,6 +278,7 @@ export function oauthPaths(): Record<string, Record<string, Json>> {
           '200': { description: 'Revoked (or already unknown); empty body' },
           '400': oauthError('The request is not valid', { invalid_request: ['invalid_request', 'token is required'] }),
           '401': oauthError('Client authentication failed (with WWW-Authenticate: Basic)', { invalid_client: ['invalid_client', 'Client authentication failed'] }),
+          '413': oauthError('The form is over 64 KiB, refused before it is read', { invalid_request: ['invalid_request', 'Form bodies are limited to 65536 bytes'] }),
           ...notEnabled,
         },
       },
