@@ -64,6 +64,9 @@ export const inputRules = (rules: InputRules) => ({ [RULES]: rules });
  * clients see graphql-js's wording ("Variable "$input" got invalid value …").
  */
 export function inputErrors(variables: readonly VariableType[], values: Record<string, unknown>, naming: FieldNaming): FieldError[] {
+  // REST checks its variables at its edge (naming fields as its client sent them), then runs them through the
+  // pipeline, whose check would walk the same values again: values found clean once are not walked twice.
+  if (cleanValues.has(values)) return [];
   const walk: Walk = { naming, typeErrors: [], ruled: [] };
   for (const v of variables) {
     const value = values[v.name];
@@ -72,7 +75,10 @@ export function inputErrors(variables: readonly VariableType[], values: Record<s
       if (isNonNullType(v.type) && !v.hasDefault) walk.typeErrors.push(fieldError(path, 'required', 'is required'));
     } else coerce(value, v.type, path, walk);
   }
-  if (!walk.typeErrors.length) return [];
+  if (!walk.typeErrors.length) {
+    cleanValues.add(values);
+    return [];
+  }
   const errors = [...walk.typeErrors];
   const typed = new Set(walk.typeErrors.map((e) => e.field));
   for (const { value, type, path, rules } of walk.ruled) {
@@ -84,6 +90,9 @@ export function inputErrors(variables: readonly VariableType[], values: Record<s
   }
   return errors;
 }
+
+/** Variable values that fit their operation's types (each request's own object, so it goes with the request). */
+const cleanValues = new WeakSet<object>();
 
 interface Walk {
   naming: FieldNaming;
