@@ -3,8 +3,8 @@
 import { AppError } from '../../platform/errors';
 import type { RestRequest, RestResponse } from './routes';
 
-const fieldError = (field: string, message: string) =>
-  new AppError('validation_failed', `${field}: ${message}`, { errors: [{ field, code: 'invalid_parameter', message }] });
+const fieldError = (field: string, message: string, code = 'invalid_parameter') =>
+  new AppError('validation_failed', `${field}: ${message}`, { errors: [{ field, code, message }] });
 
 interface IntRange {
   min: number;
@@ -27,10 +27,7 @@ export function intParam(q: URLSearchParams, name: string, range: IntRange = GRA
   if (v === null || v === '') return undefined;
   const n = DECIMAL.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) && Math.abs(n) !== Infinity) throw fieldError(name, 'must be an integer');
-  if (n < range.min || n > range.max) {
-    const message = `is out of range: must be between ${range.min} and ${range.max}`;
-    throw new AppError('validation_failed', `${name}: ${message}`, { errors: [{ field: name, code: 'out_of_range', message }] });
-  }
+  if (n < range.min || n > range.max) throw fieldError(name, `is out of range: must be between ${range.min} and ${range.max}`, 'out_of_range');
   return n;
 }
 
