@@ -1,6 +1,7 @@
 /** What a process needs from outside before it changes anything: checked at start, each failure one line. */
 
 import type { Config } from './config';
+import { redactedUrl } from './db/errors';
 import { storageFor } from './storage';
 
 /**
@@ -30,7 +31,7 @@ async function redisProblemAt(url: string): Promise<string | null> {
   // Loaded only when REDIS_URL is set, as the shared connections load it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Redis } = require('ioredis') as typeof import('ioredis');
-  const shown = shownRedisUrl(url);
+  const shown = redactedUrl(url, 'REDIS_URL').replace(/\/$/, '');
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: REDIS_PROBE_TIMEOUT_MS, commandTimeout: REDIS_PROBE_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
   let lastError: Error | undefined;
   redis.on('error', (err: Error) => (lastError = err));
@@ -45,16 +46,5 @@ async function redisProblemAt(url: string): Promise<string | null> {
     return `Redis at ${shown} (REDIS_URL) does not answer: ${reason}; start it, fix REDIS_URL, or unset it to keep rate limits and login throttling per instance`;
   } finally {
     redis.disconnect();
-  }
-}
-
-/** REDIS_URL as it may be shown: without its password. */
-function shownRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '';
-    return parsed.toString().replace(/:@/, '@').replace(/\/$/, '');
-  } catch {
-    return '<unparseable REDIS_URL>';
   }
 }

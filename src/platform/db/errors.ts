@@ -12,14 +12,14 @@ export class DatabaseUnavailableError extends Error {}
 /** The embedded data directory is held by another process. */
 export class DataDirBusyError extends DatabaseUnavailableError {}
 
-/** A PostgreSQL URL as it may be shown: the password replaced, query parameters kept. */
-export function redactedUrl(url: string): string {
+/** A connection URL (`variable` names where it came from) as it may be shown: the password removed, query parameters kept. */
+export function redactedUrl(url: string, variable = 'DATABASE_URL'): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '';
     return parsed.toString().replace(/:@/, '@');
   } catch {
-    return '<unparseable DATABASE_URL>';
+    return `<unparseable ${variable}>`;
   }
 }
 
