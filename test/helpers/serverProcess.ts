@@ -13,8 +13,12 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** A port unlikely to be taken by a parallel test file. */
-export const randomPort = () => 20000 + Math.floor(Math.random() * 20000);
+/**
+ * A port unlikely to be taken by a parallel test file. It stays below Linux's ephemeral range (32768 and up), where
+ * the outgoing connections of the run (to PostgreSQL, Redis, the servers under test) take their local ports: a port
+ * drawn there was once already bound when a validating proxy came to listen on it.
+ */
+export const randomPort = () => 12000 + Math.floor(Math.random() * 20000);
 
 /** The environment of a real service or CLI process on the embedded database in `dataDir`, whatever the test run's DATABASE_URL. */
 export function embeddedEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
