@@ -58,6 +58,7 @@ export const STATUS_BY_CODE = {
   webhook_url_forbidden: 422,
   image_dimensions_too_large: 422,
   too_many_products: 422,
+  limit_exceeded: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,
   too_many_login_attempts: 429,

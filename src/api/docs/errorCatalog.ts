@@ -244,6 +244,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Move or delete the products of the category first.',
     example: 'The category is used by 3 products',
   },
+  limit_exceeded: {
+    meaning: 'The write would take the store past one of the catalog\'s published limits (docs/limits.md); `limit_name` names it and `limit` is its maximum.',
+    action: 'Remove something the limit counts first (an unused attribute or product type), or keep within the limit.',
+    example: 'A store has at most 500 attributes',
+  },
   product_archived: {
     meaning: 'The product is archived, and an archived product cannot be published.',
     action: 'Set its status to draft or active with an update first, or create a new product.',
