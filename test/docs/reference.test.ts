@@ -4,7 +4,7 @@ import { referenceDocuments } from '../../src/docsReference';
 import { EnvSchema } from '../../src/platform/config';
 
 describe('the generated references', () => {
-  it.each(Object.entries(referenceDocuments()))('%s is what `npm run docs:reference` writes (run it after changing the config schema or a CLI command)', (file, text) => {
+  it.each(Object.entries(referenceDocuments()))('%s is what `npm run docs:reference` writes (run it after changing the config schema, a CLI command or a catalog limit)', (file, text) => {
     expect(readFileSync(path.resolve(__dirname, '../..', file), 'utf8')).toBe(text);
   });
 
