@@ -1,8 +1,10 @@
 import { db } from '../../src/platform/db/client';
 import { isValidGtin } from '../../src/kernel/gtin';
 import { MAX_GENERATED_PRODUCTS, MAX_GENERATED_VARIANTS } from '../../src/catalog/services/testCatalogGenerator';
+import { cliOn } from '../helpers/cli';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
+import { newTempDir } from '../helpers/templates';
 import { expectGqlError, expectProblem, gqlData } from '../products/helpers';
 
 /**
@@ -201,5 +203,26 @@ describe('generating test products', () => {
     expect(products).toHaveLength(2);
     expect(await db().product.count({ where: { id: { in: products.map((p: { id: string }) => p.id) }, mode: 'test' } })).toBe(2);
     expectGqlError(await t.graphql('mutation($s: ID!) { generateTestProducts(storeId: $s, count: 1) { id } }', { s: s.storeId }, { token: s.viewerToken }), 'forbidden');
+  });
+});
+
+describe('npm run cli -- test-catalog generate', () => {
+  jest.setTimeout(300_000);
+
+  it('makes the products with no service running and prints them; a count out of range is a usage error', async () => {
+    const dataDir = newTempDir('catalog-cli-generate-');
+    const { json: cli, outcome } = cliOn(dataDir);
+    await cli('user', 'create', '--email', 'gen@example.test', '--name', 'Gen', '--password', 'a long password');
+    await cli('store', 'create', '--name', 'Generated shop', '--currency', 'EUR', '--owner', 'gen@example.test');
+    await cli('category', 'create', '--store', 'Generated shop', '--slug', 'shoes', '--name', 'Shoes');
+
+    const made = await cli('test-catalog', 'generate', '--store', 'Generated shop', '--count', '2', '--seed', '5');
+    expect(made).toHaveLength(2);
+    for (const p of made) expect(p).toMatchObject({ currency: 'EUR', category_slugs: ['shoes'], variants_count: expect.any(Number) });
+    for (const p of made) expect(p.variants_count).toBeGreaterThanOrEqual(4);
+    expect(await outcome('test-catalog', 'generate', '--store', 'Generated shop', '--count', '101')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('must be a whole number from 1 to 100'),
+    });
   });
 });
