@@ -180,6 +180,10 @@ describe('generating test products', () => {
       const problem = expectProblem(await generate(s, { count }), 422, 'validation_failed');
       expect(problem.errors).toEqual([{ field: 'count', code, message: expect.any(String) }]);
     }
+    for (const body of [{ count: 'five' }, {}]) {
+      const problem = expectProblem(await generate(s, body), 422, 'validation_failed');
+      expect(problem.errors?.map((e) => e.field)).toEqual(['count']);
+    }
     const badSeed = expectProblem(await generate(s, { count: 1, seed: -1 }), 422, 'validation_failed');
     expect(badSeed.errors).toEqual([{ field: 'seed', code: 'too_small', message: expect.any(String) }]);
 
