@@ -6,7 +6,8 @@
  *   --quick               smoke run: 1k catalog, two scenarios, ~1 s each, all baselines; writes to a temp dir
  *   --sizes=1k,10k,…      catalogs to seed and measure (default 1k,10k,100k,1m)
  *   --table-size=10k      catalog the scenario table runs on (default 10k)
- *   --scenarios=<regex>   only scenarios whose id matches
+ *   --scenarios=<regex>   only scenarios whose id matches (the *-rich ones seed and serve the rich catalog of the
+ *                         table size beside today's: not part of --quick)
  *   --seconds=<n>         saturation and fixed-rate duration per target (default 4)
  *   --out=<dir>           where results go (default bench/results)
  *   --reseed              reseed kept catalogs; --drop removes them afterwards
@@ -24,8 +25,8 @@ import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult }
 import { dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
 import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
-import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type ScenarioContext, SCENARIOS } from './scenarios';
-import { type BenchFixture, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
+import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type Scenario, type ScenarioContext, SCENARIOS } from './scenarios';
+import { type BenchFixture, catalogDatabase, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
 import { writeUploadBodies } from './uploads';
 
 const args = process.argv.slice(2);
@@ -151,7 +152,7 @@ async function main() {
   const runId = Date.now().toString(36);
 
   for (const size of sizeNames) {
-    const dbName = quick ? `bench_quick_${process.pid}_${size}` : `bench_catalog_${size}`;
+    const dbName = quick ? `bench_quick_${process.pid}_${size}` : catalogDatabase(size, 'standard');
     log(`catalog ${size}: preparing ${dbName}`);
     createdDatabases.push(dbName);
     const catalog = await prepareCatalog(SIZES[size], { dbName, reuse: !quick && !flag('reseed'), log });
@@ -195,6 +196,8 @@ async function main() {
         freshService: async () => startTarget('service', await freePort(), serverEnv(catalog.url, dataDir)),
         rssWarmup: uploads['100k'] && { method: 'POST', path: `/api/v1/merchant/stores/${fixture.storeId}/products/images`, headers: { ...auth, 'content-type': uploads['100k'].contentType }, bodyFile: uploads['100k'].file },
       };
+      const rich = selected.some((s) => s.catalog === 'rich') ? await openRichCatalog(size, report) : null;
+      const envFor = (s: Scenario): MeasureEnv => (s.catalog === 'rich' && rich ? { ...env, ...rich.env } : env);
       // Reads first, on the untouched catalog; writes after, then undone.
       const ordered = [...selected.filter((s) => !s.mutates), ...selected.filter((s) => s.mutates)];
       for (const s of ordered) {
@@ -205,7 +208,7 @@ async function main() {
           continue;
         }
         log(`  scenario ${s.id}`);
-        const result: ScenarioResult = await measureScenario(env, s).catch((e: Error) => ({
+        const result: ScenarioResult = await measureScenario(envFor(s), s).catch((e: Error) => ({
           id: s.id,
           title: s.title,
           status: 'failed' as const,
@@ -217,6 +220,7 @@ async function main() {
         for (const m of result.mismatches) log(`    ${m.target} response differs: ${m.diff}`);
         report.scenarios.push(result);
       }
+      await rich?.service.stop();
       await fixture.restore();
 
       log('throughput vs concurrency (REST list page 1, no filter)');
@@ -251,6 +255,31 @@ async function main() {
   const failures = writeReport(outDir, report);
   log(`results in ${outDir}${failures ? ` (${failures} scenario(s) failed or differ from their baselines)` : ''}`);
   return failures;
+}
+
+/**
+ * The rich catalog of the table's size (issue 27) with a service of its own, for the *-rich scenarios: same
+ * build, same settings, measured in the same run as today's catalog. No baselines: the reference is the
+ * service's own figure on today's catalog.
+ */
+async function openRichCatalog(size: SizeName, report: RunReport): Promise<{ service: Target; env: Pick<MeasureEnv, 'targets' | 'ctx' | 'dbName' | 'freshService'> }> {
+  const dbName = quick ? `bench_quick_${process.pid}_${size}_rich` : catalogDatabase(size, 'rich');
+  log(`catalog ${size} rich: preparing ${dbName}`);
+  createdDatabases.push(dbName);
+  const catalog = await prepareCatalog(SIZES[size], { dbName, reuse: !quick && !flag('reseed'), log, kind: 'rich' });
+  const fixture = await openFixture(catalog.url);
+  report.catalogs.push({ size, kind: 'rich', products: SIZES[size], dbName, seedSeconds: catalog.seedSeconds });
+  const dataDir = mkdtempSync(path.join(workDir, 'data-rich-'));
+  const service = await startTarget('service', await freePort(), serverEnv(catalog.url, dataDir));
+  return {
+    service,
+    env: {
+      targets: { service },
+      ctx: { f: fixture, uploads: {}, runId: Date.now().toString(36) },
+      dbName,
+      freshService: async () => startTarget('service', await freePort(), serverEnv(catalog.url, dataDir)),
+    },
+  };
 }
 
 /** Page-based (REST and GraphQL) against cursor-based (GraphQL connection) at growing depth. */

@@ -7,7 +7,7 @@
 import { PRODUCT_FRAGMENT } from '../src/catalog/rest/products';
 import type { RequestSpec } from './load';
 import type { TargetName } from './processes';
-import { type BenchFixture, FILTER_VALUES } from './seed';
+import { type BenchFixture, type CatalogKind, FILTER_VALUES } from './seed';
 
 export interface ScenarioContext {
   f: BenchFixture;
@@ -38,6 +38,8 @@ export interface Scenario {
   minSeconds?: number;
   /** Part of the --quick smoke run. */
   quick?: boolean;
+  /** The catalog it runs on, of the scenario table's size: today's (default) or the rich one (seeded beside it when selected). */
+  catalog?: CatalogKind;
 }
 
 const STORE = '/api/v1/merchant/stores/{storeId}';
@@ -160,6 +162,24 @@ export const SCENARIOS: Scenario[] = [
     needs: [`GET ${STORE}/products/{productId}`],
     baselines: ['B0', 'B1', 'B1-lean'],
     reference: 'B1',
+    requests: (c) => [{ method: 'GET', path: `${store(c)}/products/${c.f.productId}`, headers: auth(c) }],
+  },
+  // Issue 27: the same list and read on the rich catalog (options, about 12 variants with every field, six
+  // attributes per product), each against its today's-catalog scenario above in the same run.
+  {
+    id: 'rest-list-rich',
+    title: 'REST list page 1, rich catalog (3 options, 6 attributes, ~12 variants per product)',
+    needs: [`GET ${STORE}/products`],
+    baselines: [],
+    catalog: 'rich',
+    requests: (c) => [{ method: 'GET', path: restListPath(c, ''), headers: auth(c) }],
+  },
+  {
+    id: 'rest-read-rich',
+    title: 'REST read one, rich catalog (3 options, 6 attributes, images, SEO, variant count)',
+    needs: [`GET ${STORE}/products/{productId}`],
+    baselines: [],
+    catalog: 'rich',
     requests: (c) => [{ method: 'GET', path: `${store(c)}/products/${c.f.productId}`, headers: auth(c) }],
   },
   {

@@ -261,6 +261,44 @@ describe('copying live products into the test catalog', () => {
     expect(await getJob(other, third.id)).toMatchObject({ status: 'succeeded', done: 3, skipped: 1 });
   });
 
+  it('copies options, product type, attribute values and every variant field; a variant image is the copy\'s own image row', async () => {
+    const { s, shoe } = await seededStore();
+    // Written to the rows directly: this test is about what the copy carries over, whatever wrote the values.
+    const material = await db().attribute.create({
+      data: { storeId: s.storeId, code: 'material', name: 'Material', type: 'dropdown', values: [{ value: 'mesh', name: 'Mesh' }], filterable: true, public: true },
+    });
+    const type = await db().productType.create({ data: { storeId: s.storeId, name: 'Shoes', attributes: { create: [{ attributeId: material.id, level: 'product', required: true }] } } });
+    const liveImage = await db().productImage.findFirstOrThrow({ where: { productId: shoe.id } });
+    await db().product.update({
+      where: { id: shoe.id },
+      data: { options: [{ name: 'size', values: ['42', '43'] }], productTypeId: type.id, attributes: { material: 'mesh' } },
+    });
+    const liveVariants = await db().variant.findMany({ where: { productId: shoe.id }, orderBy: { position: 'asc' } });
+    await db().variant.update({
+      where: { id: liveVariants[0].id },
+      data: { barcode: '4006381333931', compareAtPrice: '99.90', cost: '41.25', weightValue: '0.350', weightUnit: 'kg', imageId: liveImage.id, attributes: { width: 'wide' } },
+    });
+
+    await copy(s);
+    await runWorker();
+    const shoeCopy = await db().product.findFirstOrThrow({ where: { storeId: s.storeId, mode: 'test', name: 'Trail Shoe' }, include: { variants: { orderBy: { position: 'asc' } }, images: true } });
+    expect(shoeCopy).toMatchObject({ options: [{ name: 'size', values: ['42', '43'] }], productTypeId: type.id, attributes: { material: 'mesh' } });
+    const [first, second] = shoeCopy.variants;
+    expect({ ...first, compareAtPrice: String(first.compareAtPrice), cost: String(first.cost), weightValue: String(first.weightValue) }).toMatchObject({
+      barcode: '4006381333931',
+      compareAtPrice: '99.9',
+      cost: '41.25',
+      weightValue: '0.35',
+      weightUnit: 'kg',
+      attributes: { width: 'wide' },
+      imageId: shoeCopy.images[0].id,
+    });
+    expect(shoeCopy.images[0].id).not.toBe(liveImage.id);
+    expect(second).toMatchObject({ barcode: null, compareAtPrice: null, cost: null, weightValue: null, weightUnit: null, imageId: null, attributes: {} });
+    // The live variant still points at the live image.
+    expect((await db().variant.findUniqueOrThrow({ where: { id: liveVariants[0].id } })).imageId).toBe(liveImage.id);
+  });
+
   it('records one test-mode event per job state change, none per copied product', async () => {
     const { s } = await seededStore();
     const job = (await copy(s, { tags: ['summer'] })).body.data;

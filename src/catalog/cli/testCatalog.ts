@@ -16,7 +16,9 @@ import {
   testCatalogJobView,
   type TestCatalogJobRecord,
 } from '../services/testCatalog';
-import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, requiredFlag } from '../../api/cli/command';
+import { generateTestProducts, MAX_GENERATED_PRODUCTS } from '../services/testCatalogGenerator';
+import { PRODUCT_VIEW_INCLUDE, productView } from '../services/views';
+import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, required, requiredFlag, wholeNumberFlag } from '../../api/cli/command';
 import { STORE_REF } from '../../access/cli/stores';
 
 /** Between two looks at a job another process is running (the service's worker holds it). */
@@ -79,6 +81,23 @@ export const testCatalogCommands: CliCommand[] = [
       const store = await findStore(ctx, f.store);
       const job = await deleteTestData(ctx, store.id);
       return testCatalogJobView(f.wait ? await runToEnd(ctx, job) : job);
+    },
+  }),
+  defineCommand<{ store: string; count: number; seed?: number }>({
+    name: 'test-catalog generate',
+    description:
+      `Make fake products (at most ${MAX_GENERATED_PRODUCTS}) in a store's test catalog: options with a variant per combination (barcode, cost, weight, some compare-at prices), ` +
+      "one of the store's categories and, when it has product types, attribute values for one of them. Prints the products.",
+    options: [
+      storeFlag(),
+      required(wholeNumberFlag('--count <n>', 'how many products', 1, MAX_GENERATED_PRODUCTS)),
+      wholeNumberFlag('--seed <n>', 'seed of the fake values, to get the same products again (with new SKUs)', 0, 2147483647),
+    ],
+    examples: [`npm run cli -- test-catalog generate --store "Ana's" --count 20`],
+    run: async (f, ctx) => {
+      const store = await findStore(ctx, f.store);
+      const products = await generateTestProducts(ctx, store.id, { count: f.count, seed: f.seed }, { include: PRODUCT_VIEW_INCLUDE });
+      return products.map((p) => productView(p, ctx.baseUrl));
     },
   }),
   defineCommand<{ store: string }>({

@@ -2,6 +2,7 @@
 
 import * as testCatalog from '../services/testCatalog';
 import { JOBS_LISTED, MAX_TEST_CATALOG_COPY, TEST_CATALOG_JOB_KINDS, TEST_CATALOG_JOB_STATUSES, type TestCatalogJobRecord } from '../services/testCatalog';
+import { generateTestProducts, MAX_GENERATED_PRODUCTS, MAX_GENERATED_VARIANTS } from '../services/testCatalogGenerator';
 import { builder, capability } from '../../api/graphql/builder';
 import { ProductStatus } from './products';
 
@@ -102,6 +103,21 @@ builder.mutationFields((t) => ({
         status: undef(f?.status),
         isActive: undef(f?.isActive),
       }),
+  }),
+  generateTestProducts: t.prismaField({
+    type: ['Product'],
+    description:
+      `Makes up to ${MAX_GENERATED_PRODUCTS} fake products in the store's test catalog (whatever the request's mode) and returns them: 2 or 3 options with a variant per combination ` +
+      `(at most ${MAX_GENERATED_VARIANTS}) carrying a GTIN-13 barcode, cost, weight and on some a compare-at price, one of the store's categories, and when the store has product types ` +
+      'one of them with valid values for its attributes (none is created). Each is recorded as product.created in test mode. Give a seed to get the same products again (with new SKUs). ' +
+      'A store without categories: 422 category_required. Needs manage_products.',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      count: t.arg.int({ required: true, description: `How many products (1 to ${MAX_GENERATED_PRODUCTS})` }),
+      seed: t.arg.int({ description: 'Seed of the fake values (0 to 2147483647); none: random' }),
+    },
+    authScopes: (_root, args) => capability('manageCatalog', args.storeId),
+    resolve: (query, _root, args, ctx) => generateTestProducts(ctx, args.storeId, { count: args.count, seed: undef(args.seed) }, query),
   }),
   deleteTestData: t.field({
     type: TestCatalogJob,

@@ -2,7 +2,9 @@
 
 import { PRODUCT_STATUSES } from '../services/products';
 import { JOBS_LISTED, MAX_TEST_CATALOG_COPY, TEST_CATALOG_JOB_KINDS, TEST_CATALOG_JOB_STATUSES } from '../services/testCatalog';
+import { MAX_GENERATED_PRODUCTS, MAX_GENERATED_VARIANTS } from '../services/testCatalogGenerator';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
+import { PRODUCT_FRAGMENT, restProduct } from './products';
 import { schemaRef } from '../../api/rest/openapi';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
 
@@ -91,6 +93,43 @@ export const testCatalogRoutes: RestRoute[] = [
         `More than ${MAX_TEST_CATALOG_COPY} matches: 422 too_many_products. A test catalog job of the store queued or running: 409 conflict.`,
       requestBody: { required: false, content: json({ type: 'object', properties: filterProperties, additionalProperties: false }) },
       responses: { '202': { description: 'The queued job', headers: location, content: data(schemaRef('TestCatalogJob')) } },
+    },
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/generate`,
+    operationId: 'generateTestProducts',
+    summary: `Make up to ${MAX_GENERATED_PRODUCTS} fake products in the test catalog, with options, variants and attribute values (needs manage_products)`,
+    auth: 'dashboard',
+    operation: `
+      mutation GenerateTestProducts($storeId: ID!, $count: Int!, $seed: Int) {
+        generateTestProducts(storeId: $storeId, count: $count, seed: $seed) { ...RestProduct }
+      }${PRODUCT_FRAGMENT}`,
+    variables: ({ params, body }) => {
+      const { count, seed } = requireObject(body);
+      return { storeId: params.storeId, count, seed };
+    },
+    respond: (d) => ({ status: 201, body: { data: d.generateTestProducts.map(restProduct) } }),
+    openapi: {
+      description:
+        "Makes the products in the request, in the test catalog whatever the request's mode, each recorded as product.created in test mode. " +
+        `Each has 2 or 3 options with a variant per combination (at most ${MAX_GENERATED_VARIANTS}), the variants a GTIN-13 barcode (GS1 prefix 2, restricted circulation), ` +
+        'a cost, a weight and on about a third of the products a compare-at price; one of the store\'s categories; and, when the store has product types, one of them at random ' +
+        'with a valid value for each required attribute and about two in three of the others (the generator creates no attribute or type). ' +
+        'A `seed` gives the same products again, with new SKUs. A store without categories: 422 category_required.',
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['count'],
+          additionalProperties: false,
+          properties: {
+            count: { type: 'integer', minimum: 1, maximum: MAX_GENERATED_PRODUCTS, description: 'How many products' },
+            seed: { type: 'integer', minimum: 0, maximum: 2147483647, description: 'Seed of the fake values; none: random' },
+          },
+        }),
+      },
+      responses: { '201': { description: 'The products made, oldest first', content: data({ type: 'array', items: schemaRef('Product') }) } },
     },
   },
   {

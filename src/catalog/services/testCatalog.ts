@@ -377,8 +377,10 @@ async function copyBatch(ctx: RequestContext, lease: Lease): Promise<BatchOutcom
 /**
  * Copies live products into the test catalog: new ids, mode test, the same
  * fields (not the schedules: a copy is not published or unpublished by itself),
- * category links, variants, SEO record and image rows (pointing at the same
- * stored files). A product whose SKUs or SEO slug the test catalog already
+ * options, product type and attribute values (types and attributes are the
+ * store's, shared by both modes), category links, variants with every field,
+ * SEO record and image rows (pointing at the same stored files; a variant's
+ * image is the copy's image row). A product whose SKUs or SEO slug the test catalog already
  * holds (an earlier copy, or a test product made by hand) is skipped whole and
  * counted: a test product is a faithful copy of its live one or absent, never a
  * copy missing some variants. No product events (see the module comment).
@@ -424,8 +426,18 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
       tags: p.tags,
       searchText: p.searchText,
       lowStock: p.lowStock,
+      options: p.options as Prisma.InputJsonValue,
+      productTypeId: p.productTypeId,
+      attributes: p.attributes as Prisma.InputJsonValue,
     });
     for (const c of p.categories) categories.push({ productId: id, categoryId: c.categoryId, mode: 'test' });
+    // Image rows first: a variant's image_id names the copy's own row.
+    const imageIds = new Map<string, string>();
+    for (const i of p.images) {
+      const imageId = uuidv7();
+      imageIds.set(i.id, imageId);
+      images.push({ id: imageId, storeId, productId: id, sha256: i.sha256, mimeType: i.mimeType, width: i.width, height: i.height, sizeBytes: i.sizeBytes, alt: i.alt, position: i.position });
+    }
     for (const v of p.variants) {
       variants.push({
         storeId,
@@ -438,21 +450,25 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
         price: v.price,
         inventoryQuantity: v.inventoryQuantity,
         position: v.position,
+        barcode: v.barcode,
+        compareAtPrice: v.compareAtPrice,
+        cost: v.cost,
+        weightValue: v.weightValue,
+        weightUnit: v.weightUnit,
+        imageId: v.imageId && (imageIds.get(v.imageId) ?? null),
+        attributes: v.attributes as Prisma.InputJsonValue,
       });
     }
     if (p.seo) {
       const { title, description, slug, canonicalUrl, ogImageUrl, noindex } = p.seo;
       seo.push({ storeId, productId: id, mode: 'test', title, description, slug, canonicalUrl, ogImageUrl, noindex });
     }
-    for (const i of p.images) {
-      images.push({ storeId, productId: id, sha256: i.sha256, mimeType: i.mimeType, width: i.width, height: i.height, sizeBytes: i.sizeBytes, alt: i.alt, position: i.position });
-    }
   }
   if (products.length) await t.tx.product.createMany({ data: products });
   if (categories.length) await t.tx.productCategory.createMany({ data: categories });
+  if (images.length) await t.tx.productImage.createMany({ data: images });
   if (variants.length) await t.tx.variant.createMany({ data: variants });
   if (seo.length) await t.tx.seo.createMany({ data: seo });
-  if (images.length) await t.tx.productImage.createMany({ data: images });
   // A product deleted since it was listed is neither copied nor skipped.
   return { copied: copies.length, skipped: found.length - copies.length };
 }

@@ -43,7 +43,7 @@ const ReplaceInput = z.object({
 });
 
 /** Canonical JSON of an option map (keys sorted by code point), the value of the (product, options) uniqueness. */
-function optionsKey(options: Record<string, string>): string {
+export function optionsKey(options: Record<string, string>): string {
   const keys = Object.keys(options).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, options[k]])));
 }
