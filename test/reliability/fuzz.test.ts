@@ -92,13 +92,13 @@ describe('fuzzing', () => {
         count(res.status);
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expectDocumentedError(c.operationId, res.status, res.headers.get('content-type'), text);
-        else if (text) expect(() => JSON.parse(text)).not.toThrow();
+        else if (text && /^application\/([\w.-]+\+)?json\b/.test(res.headers.get('content-type') ?? '')) expect(() => JSON.parse(text)).not.toThrow();
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
     // The generator adds query parameters no route names, which the service ignores: those are the fuzzer's, not
     // the document's fault. Every other disagreement with the document (status, type, body) still fails.
-    const undocumentedParameter = /accepted a request that .* documents as invalid: query parameter \S+ is not documented$/;
+    const undocumentedParameter = /accepted a request that .* documents as invalid: query parameter \S+ is not documented(; query parameter \S+ is not documented)*$/;
     expect(takeContractViolations().filter((v) => !undocumentedParameter.test(v))).toEqual([]);
   }, 600_000);
 

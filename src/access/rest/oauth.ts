@@ -65,8 +65,9 @@ export function authorizationServerMetadata(issuer: string) {
 
 type Endpoint = (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, url: URL, issuer: string) => Promise<void>;
 
-const ENDPOINTS: Record<string, { method: string; run: Endpoint }> = {
-  '/authorize': { method: 'GET', run: authorize },
+/** `readsQuery`: the endpoint's parameters come in the query string; the others ignore it (RFC 6749 3.2, RFC 7009 2.1). */
+const ENDPOINTS: Record<string, { method: string; run: Endpoint; readsQuery?: true }> = {
+  '/authorize': { method: 'GET', run: authorize, readsQuery: true },
   '/authorize/consent': { method: 'POST', run: consent },
   '/token': { method: 'POST', run: token },
   '/revoke': { method: 'POST', run: revoke },
@@ -86,8 +87,10 @@ export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url
     if (req.method !== endpoint.method) {
       throw new AppError('method_not_allowed', `${req.method} is not supported on ${url.pathname}`, { headers: { Allow: endpoint.method } });
     }
-    const nul = nulInQuery(url.searchParams);
-    if (nul.length) throw new RestInputError(nul);
+    if (endpoint.readsQuery) {
+      const nul = nulInQuery(url.searchParams);
+      if (nul.length) throw new RestInputError(nul);
+    }
     await endpoint.run(ctx, req, res, url, issuer);
   } catch (err) {
     const problem = toProblem(err);
