@@ -14,7 +14,7 @@ import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { parseInput } from '../../platform/validation';
 import { CATALOG_LIMITS, limitExceeded } from '../limits';
 import { lockStoreConfiguration } from './attributes';
-import { definitionOf, DEFINITION_INCLUDE, typeDefinition, unknownReferenceErrors } from './attributeDefinitions';
+import { definitionOf, unknownReferenceErrors } from './attributeDefinitions';
 import { type AttributeDefinition, checkAttributeValues } from './attributeValues';
 import { emitProductEvent, writeProductVersion } from './products';
 import { PageInput } from './productList';
@@ -81,14 +81,19 @@ async function resolveAssignments(t: TransactionContext, storeId: string, lists:
   const seen = new Map<string, string>();
   const resolved: Resolved[] = [];
   for (const { level, i, item, field } of items) {
-    if (!item.attributeId === !item.code) {
-      errors.push({ field: `${field}.attributeId`, code: 'required', message: 'name the attribute by attribute_id or by code (one of them)' });
+    if (!item.attributeId && !item.code) {
+      errors.push({ field: `${field}.attributeId`, code: 'required', message: 'name the attribute by attribute_id or by code' });
       continue;
     }
     const row = rows.find((r) => (item.attributeId ? r.id === item.attributeId : r.code === item.code));
     if (!row) {
       const which = item.attributeId ? 'attributeId' : 'code';
       errors.push({ field: `${field}.${which}`, code: 'unknown_attribute', message: `no attribute ${JSON.stringify(item.attributeId ?? item.code)} in this store` });
+      continue;
+    }
+    // Both, as a read shows them: they must name the same attribute.
+    if (item.code && row.code !== item.code) {
+      errors.push({ field: `${field}.code`, code: 'invalid_value', message: `the attribute ${item.attributeId} has the code "${row.code}"` });
       continue;
     }
     if (seen.has(row.id)) {
@@ -279,4 +284,3 @@ export async function listProductTypes(ctx: RequestContext, storeId: string, pag
   return { rows, page: pageNo, perPage, total };
 }
 
-export { typeDefinition, DEFINITION_INCLUDE };
