@@ -144,12 +144,16 @@ function immutableFields(current: AttributeRow, data: { code?: string; type?: st
     .map((field) => ({ field, code: 'immutable', message: `cannot change after creation (it is "${current[field]}"); create another attribute instead` }));
 }
 
-/** The products (both catalogs) holding any of these values of the attribute, themselves or in a variant. `?|` matches a string value and a list's items alike. */
+/**
+ * Which of these values of the attribute products (both catalogs) hold, themselves or in a variant, and how
+ * many products hold any. `?` matches a string value and a list's item alike.
+ */
 async function usesOfValues(t: TransactionContext, storeId: string, code: string, removed: string[]) {
-  const [row] = await t.tx.$queryRaw<{ products: number }[]>`
-    SELECT count(DISTINCT p.id)::int AS products FROM products p LEFT JOIN variants v ON v.product_id = p.id
-    WHERE p.store_id = ${storeId}::uuid AND (p.attributes -> ${code} ?| ${removed}::text[] OR v.attributes -> ${code} ?| ${removed}::text[])`;
-  return row.products;
+  const rows = await t.tx.$queryRaw<{ value: string; product_id: string }[]>`
+    SELECT DISTINCT r.value, p.id::text AS product_id FROM unnest(${removed}::text[]) AS r(value)
+    JOIN products p ON p.store_id = ${storeId}::uuid
+    WHERE p.attributes -> ${code} ? r.value OR EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id AND v.attributes -> ${code} ? r.value)`;
+  return { values: removed.filter((v) => rows.some((r) => r.value === v)), products: new Set(rows.map((r) => r.product_id)).size };
 }
 
 /**
@@ -177,11 +181,11 @@ export async function updateAttribute(ctx: RequestContext, storeId: string, idOr
     if (errors.length) throw validationError(errors);
     if (values) {
       const removed = (current.values as unknown as AttributeValueOption[]).map((v) => v.value).filter((v) => !values.some((n) => n.value === v));
-      const products = removed.length ? await usesOfValues(t, storeId, current.code, removed) : 0;
-      if (products > 0) {
-        throw new AppError('attribute_value_in_use', `${products} product(s) hold the value(s) ${removed.join(', ')} of "${current.code}"; change them first`, {
-          errors: [{ field: 'values', code: 'attribute_value_in_use', message: `${removed.join(', ')}: held by ${products} product(s)` }],
-          details: { values: removed, products },
+      const held = removed.length ? await usesOfValues(t, storeId, current.code, removed) : { values: [], products: 0 };
+      if (held.products > 0) {
+        throw new AppError('attribute_value_in_use', `${held.products} product(s) hold the value(s) ${held.values.join(', ')} of "${current.code}"; change them first`, {
+          errors: [{ field: 'values', code: 'attribute_value_in_use', message: `${held.values.join(', ')}: held by ${held.products} product(s)` }],
+          details: { values: held.values, products: held.products },
         });
       }
     }
