@@ -3,6 +3,7 @@ import { CATALOG_LIMITS } from '../../src/catalog/limits';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { expectProblem, gqlData, productPath, productsPath } from '../products/helpers';
+import { createKey, publicGet } from '../public/helpers';
 
 let t: TestServer;
 let a: StoreFixture;
@@ -250,9 +251,9 @@ describe('product types over REST', () => {
     const p = (await product(a, { product_type_id: type.id })).body.data;
     const missing = expectProblem(await patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: size.code, required: true }] }), 409, 'attribute_values_missing');
     expect(missing).toMatchObject({ attributes: [size.code], products: 1 });
-    const badDefault = await patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: size.code, required: true, default: 'xl' }] });
-    expect(expectProblem(badDefault, 422, 'validation_failed').errors).toEqual([{ field: 'product_attributes.0.default', code: 'invalid_value', message: expect.any(String) }]);
-    const ok = await patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: size.code, required: true, default: 'm' }] });
+    const badDefault = await patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: size.code, required: true, default_value: 'xl' }] });
+    expect(expectProblem(badDefault, 422, 'validation_failed').errors).toEqual([{ field: 'product_attributes.0.default_value', code: 'invalid_value', message: expect.any(String) }]);
+    const ok = await patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: size.code, required: true, default_value: 'm' }] });
     expect(ok.status).toBe(200);
     expect((await t.request('GET', productPath(a.storeId, p.id), { token: a.ownerToken })).body.data.attributes).toEqual({ [size.code]: 'm' });
   });
@@ -399,6 +400,16 @@ describe('product attribute values', () => {
       { token: a.ownerToken },
     );
     expect(updated.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', errors: [{ field: 'attributes.capacity', code: 'invalid_type', message: 'must be a number' }] });
+  });
+
+  it('shows the public API only the values of public attributes', async () => {
+    const p = (await product(a, { product_type_id: type.id, status: 'active', attributes: { material: 'linen', color: 'red', capacity: 2, care: 'Wash cold' } })).body.data;
+    const key = (await createKey(t, a, { type: 'publishable', mode: 'live' })).secret;
+    const one = await publicGet(t, `/products/${p.id}`, { key });
+    expect(one.status).toBe(200);
+    expect(one.body.data.attributes).toEqual({ material: 'linen', color: 'red' });
+    const list = await publicGet(t, '/products?per_page=100', { key });
+    expect(list.body.data.find((x: any) => x.id === p.id).attributes).toEqual({ material: 'linen', color: 'red' });
   });
 
   it('lists and writes attributes and product types over GraphQL', async () => {

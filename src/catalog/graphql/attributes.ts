@@ -189,7 +189,7 @@ const ProductTypeAttributeInput = builder.inputType('ProductTypeAttributeInput',
     attributeId: t.id({ description: 'The attribute by id (or give code)' }),
     code: t.string({ description: 'The attribute by code (or give attributeId)' }),
     required: t.boolean({ description: 'Default false' }),
-    default: t.field({
+    defaultValue: t.field({
       type: 'JSON',
       description: "A value set on the type's products (or variants) that lack one when the write makes the attribute required; without it such a write is attribute_values_missing (409)",
     }),
@@ -204,8 +204,8 @@ const ProductTypeInput = builder.inputType('ProductTypeInput', {
   }),
 });
 
-type AssignmentInput = { attributeId?: string | null; code?: string | null; required?: boolean | null; default?: unknown };
-const assignments = (list: AssignmentInput[] | null | undefined) => list?.map((a) => ({ ...defined({ attributeId: a.attributeId, code: a.code, required: a.required }), default: a.default ?? undefined }));
+type AssignmentInput = { attributeId?: string | null; code?: string | null; required?: boolean | null; defaultValue?: unknown };
+const assignments = (list: AssignmentInput[] | null | undefined) => list?.map((a) => ({ ...defined({ attributeId: a.attributeId, code: a.code, required: a.required }), defaultValue: a.defaultValue ?? undefined }));
 
 const DeletedAttribute = builder.simpleObject('DeletedAttribute', { fields: (t) => ({ id: t.id(), code: t.string() }) });
 const DeletedProductType = builder.simpleObject('DeletedProductType', { fields: (t) => ({ id: t.id(), name: t.string() }) });

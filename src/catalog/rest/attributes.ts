@@ -22,7 +22,7 @@ const PRODUCT_TYPE_FIELDS = `id name product_attributes: productAttributes { ${A
 /** Fields of a GET a client may send back in a PATCH: not writable, ignored. */
 const READ_ONLY = ['id', 'created_at', 'updated_at', 'version'];
 /** Values under these keys are the client's own data (a default value), never renamed. */
-const OPAQUE = new Set(['default']);
+const OPAQUE = new Set(['default_value']);
 
 const writableBody = (body: unknown) => camelizeKeys(Object.fromEntries(Object.entries(requireObject(body)).filter(([k]) => !READ_ONLY.includes(k))), OPAQUE);
 
@@ -117,7 +117,7 @@ const AssignmentInput = {
     attribute_id: { type: 'string', description: 'The attribute by id (or give code; both must name the same attribute)' },
     code: { type: 'string', description: 'The attribute by code (or give attribute_id)' },
     required: { type: 'boolean', description: 'Default false' },
-    default: {
+    default_value: {
       description:
         "Set on the type's products (or variants) that lack a value when this write makes the attribute required; without it, such a write is 409 attribute_values_missing. In the attribute's encoding (docs/attributes.md)",
     },

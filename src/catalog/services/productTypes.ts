@@ -26,7 +26,7 @@ const Assignment = z
     code: z.string().optional(),
     required: z.boolean().default(false),
     /** Set on the type's products (or variants) that lack a value when the attribute becomes required. */
-    default: z.unknown().optional(),
+    defaultValue: z.unknown().optional(),
   })
   .strict();
 const Assignments = z.array(Assignment);
@@ -102,14 +102,14 @@ async function resolveAssignments(t: TransactionContext, storeId: string, lists:
     }
     seen.set(row.id, field);
     const definition = definitionOf({ level, required: item.required, attribute: { id: row.id, code: row.code, type: row.type, values: row.values, referenceType: row.reference_type } });
-    resolved.push({ level, position: i, definition, default: item.default });
+    resolved.push({ level, position: i, definition, default: item.defaultValue });
   }
   if (items.length > CATALOG_LIMITS.attributesPerProductType) {
     errors.push({ field: LIST_FIELD.product, code: 'too_big', message: `a product type has at most ${CATALOG_LIMITS.attributesPerProductType} attributes, product and variant level together (the attributesPerProductType limit)` });
   }
   for (const r of resolved) {
     if (r.default === undefined || r.default === null) continue;
-    const field = `${LIST_FIELD[r.level]}.${r.position}.default`;
+    const field = `${LIST_FIELD[r.level]}.${r.position}.defaultValue`;
     const check = checkAttributeValues([{ ...r.definition, required: false }], {}, { [r.definition.code]: r.default }, field);
     errors.push(...check.errors.map((e) => ({ ...e, field })));
     errors.push(...(await unknownReferenceErrors(t.tx, storeId, check.references.map((ref) => ({ ...ref, field })))));
@@ -227,7 +227,7 @@ export async function updateProductType(ctx: RequestContext, storeId: string, id
       let resolved: Resolved[] | undefined;
       if (listsSent) {
         const kept = (level: Level) =>
-          current.attributes.filter((a) => a.level === level).map((a) => ({ attributeId: a.attributeId, required: a.required, code: undefined, default: undefined }));
+          current.attributes.filter((a) => a.level === level).map((a) => ({ attributeId: a.attributeId, required: a.required, code: undefined, defaultValue: undefined }));
         resolved = await resolveAssignments(t, storeId, { product: data.productAttributes ?? kept('product'), variant: data.variantAttributes ?? kept('variant') });
       }
       const nextRows = resolved && assignmentRows(resolved);
