@@ -13,7 +13,7 @@ import { parseInput } from '../../platform/validation';
 import type { Prisma } from '../../platform/db/client';
 import { CATALOG_LIMITS, limitExceeded } from '../limits';
 import { PageInput } from './productList';
-import { ATTRIBUTE_CODE, ATTRIBUTE_TYPES, type AttributeValueOption, LISTED_TYPES, REFERENCE_TYPES } from './attributeValues';
+import { ATTRIBUTE_CODE, ATTRIBUTE_TYPES, type AttributeType, type AttributeValueOption, LISTED_TYPES, REFERENCE_TYPES, type ReferenceType } from './attributeValues';
 import { attributeView } from './views';
 
 const Name = z.string().trim().min(1).max(255);
@@ -51,12 +51,12 @@ export type AttributeCreate = z.input<typeof AttributeCreateInput>;
 export type AttributeUpdate = { [K in keyof z.input<typeof AttributeUpdateInput>]?: z.input<typeof AttributeUpdateInput>[K] | null };
 
 type AttributeRow = Parameters<typeof attributeView>[0];
-type Shape = { type: string; unit?: string | null; values?: AttributeValueOption[]; referenceType?: string | null };
+type Shape = { type: AttributeType; unit?: string | null; values?: AttributeValueOption[]; referenceType?: ReferenceType | null };
 
 /** What each type allows beside its values: every mismatch at once, named by field. */
 function shapeErrors(a: Shape): FieldError[] {
   const errors: FieldError[] = [];
-  const listedType = LISTED_TYPES.includes(a.type as never);
+  const listedType = LISTED_TYPES.includes(a.type);
   const values = a.values ?? [];
   if (listedType && values.length === 0) errors.push({ field: 'values', code: 'required', message: `a ${a.type} attribute needs at least one value` });
   if (!listedType && values.length > 0) errors.push({ field: 'values', code: 'not_allowed', message: 'only dropdown, multiselect and swatch attributes have values' });
@@ -199,7 +199,7 @@ export async function updateAttribute(ctx: RequestContext, storeId: string, idOr
     if (!changed) return current;
     const attribute = await t.tx.attribute.update({
       where: { id: current.id },
-      data: { name: data.name ?? undefined, unit: next.unit, values: values as unknown as Prisma.InputJsonArray | undefined, referenceType: next.referenceType as never, filterable: data.filterable ?? undefined, public: data.public ?? undefined, version: { increment: 1 } },
+      data: { name: data.name ?? undefined, unit: next.unit, values: values as unknown as Prisma.InputJsonArray | undefined, referenceType: next.referenceType, filterable: data.filterable ?? undefined, public: data.public ?? undefined, version: { increment: 1 } },
     });
     emitAttributeEvent(t, 'attribute.updated', attribute, current);
     return attribute;
