@@ -245,6 +245,22 @@ describe('product types over REST', () => {
     expect(productEvents[0].changes).toEqual(expect.arrayContaining([{ field: 'attributes', previous: { [keep.code]: true, [drop.code]: 'x' }, next: { [keep.code]: true } }]));
   });
 
+  it('races product writes against the type dropping their attribute: no 500, and no product keeps a value the type lacks', async () => {
+    const keep = await attribute(a, { code: code('keep'), name: 'Keep', type: 'numeric' });
+    const drop = await attribute(a, { code: code('drop'), name: 'Drop', type: 'numeric' });
+    const type = await productType(a, { name: code('Racks'), product_attributes: [{ code: keep.code }, { code: drop.code }] });
+    const ids = await Promise.all(Array.from({ length: 4 }, async () => (await product(a, { product_type_id: type.id })).body.data.id as string));
+    const writes = ids.flatMap((id, i) => [1, 2].map((k) => t.request('PUT', productPath(a.storeId, id), { token: a.ownerToken, body: { attributes: { [drop.code]: i * 10 + k, [keep.code]: k } } })));
+    const [change, ...results] = await Promise.all([patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: keep.code }] }), ...writes]);
+    expect(change.status).toBe(200);
+    for (const r of results) {
+      expect([200, 422]).toContain(r.status);
+      if (r.status === 422) expect(r.body.errors).toEqual([expect.objectContaining({ field: `attributes.${drop.code}`, code: 'unknown_attribute' })]);
+    }
+    const rows = await db().product.findMany({ where: { id: { in: ids } } });
+    for (const row of rows) expect(Object.keys(row.attributes as object)).not.toContain(drop.code);
+  });
+
   it('refuses a newly required attribute products lack (409 attribute_values_missing) unless a default is given', async () => {
     const size = await attribute(a, { code: code('size'), name: 'Size', type: 'dropdown', values: [{ value: 's', name: 'S' }, { value: 'm', name: 'M' }] });
     const type = await productType(a, { name: code('Coats') });
