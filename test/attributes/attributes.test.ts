@@ -245,6 +245,34 @@ describe('product types over REST', () => {
     expect(productEvents[0].changes).toEqual(expect.arrayContaining([{ field: 'attributes', previous: { [keep.code]: true, [drop.code]: 'x' }, next: { [keep.code]: true } }]));
   });
 
+  it('drops variant-level values of an attribute moved to the product level, recording product.variants_replaced', async () => {
+    const shade = await attribute(a, { code: code('shade'), name: 'Shade', type: 'plain_text' });
+    const type = await productType(a, { name: code('Paints'), variant_attributes: [{ code: shade.code }] });
+    const p = (await product(a, { product_type_id: type.id })).body.data;
+    // Variant values are written by the variant endpoints; here they are set in place.
+    await db().variant.create({ data: { storeId: a.storeId, mode: 'live', productId: p.id, sku: code('PAINT'), optionsKey: '{}', attributes: { [shade.code]: 'Blue' } } });
+    const res = await patch(`${types(a)}/${type.id}`, { product_attributes: [{ code: shade.code }], variant_attributes: [] });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ product_attributes: [{ code: shade.code }], variant_attributes: [] });
+    expect((await db().variant.findFirstOrThrow({ where: { productId: p.id } })).attributes).toEqual({});
+    const replaced = (await events(a, '?type=product.variants_replaced')).filter((e) => e.resource.id === p.id);
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0].resource.version).toBe(2);
+  });
+
+  it('holds a type to the attributes-per-type limit, and the store to the product-types limit', async () => {
+    const s = await createStoreFixture();
+    await db().attribute.createMany({ data: Array.from({ length: CATALOG_LIMITS.attributesPerProductType + 1 }, (_, i) => ({ storeId: s.storeId, code: `a${i}`, name: `A${i}`, type: 'boolean' as const })) });
+    const all = Array.from({ length: CATALOG_LIMITS.attributesPerProductType + 1 }, (_, i) => ({ code: `a${i}` }));
+    const tooMany = await post(types(s), { name: 'Big', product_attributes: all.slice(0, 60), variant_attributes: all.slice(60) }, s.ownerToken);
+    expect(expectProblem(tooMany, 422, 'validation_failed').errors).toEqual([
+      { field: 'product_attributes', code: 'too_big', message: expect.stringContaining(String(CATALOG_LIMITS.attributesPerProductType)) },
+    ]);
+    await db().productType.createMany({ data: Array.from({ length: CATALOG_LIMITS.productTypesPerStore }, (_, i) => ({ storeId: s.storeId, name: `T${i}` })) });
+    const over = expectProblem(await post(types(s), { name: 'One more' }, s.ownerToken), 422, 'limit_exceeded');
+    expect(over).toMatchObject({ limit_name: 'product_types_per_store', limit: CATALOG_LIMITS.productTypesPerStore });
+  });
+
   it('races product writes against the type dropping their attribute: no 500, and no product keeps a value the type lacks', async () => {
     const keep = await attribute(a, { code: code('keep'), name: 'Keep', type: 'numeric' });
     const drop = await attribute(a, { code: code('drop'), name: 'Drop', type: 'numeric' });
