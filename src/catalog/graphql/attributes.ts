@@ -8,7 +8,7 @@ import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { PageMeta, pageMeta } from './products';
 
-export const AttributeTypeEnum = builder.enumType('AttributeType', { values: ATTRIBUTE_TYPES });
+const AttributeTypeEnum = builder.enumType('AttributeType', { values: ATTRIBUTE_TYPES });
 const ReferenceTypeEnum = builder.enumType('AttributeReferenceType', { values: REFERENCE_TYPES, description: 'What a reference attribute points at' });
 
 const AttributeValue = builder.simpleObject('AttributeValue', {

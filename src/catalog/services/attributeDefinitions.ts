@@ -24,14 +24,14 @@ export const definitionOf = (a: AssignmentRow): AttributeDefinition => ({
 });
 
 /** A product type's assignments (in order) as definitions by level. */
-export const typeDefinition = (id: string, assignments: AssignmentRow[]): ProductTypeDefinition => ({
+const typeDefinition = (id: string, assignments: AssignmentRow[]): ProductTypeDefinition => ({
   id,
   productAttributes: assignments.filter((a) => a.level === 'product').map(definitionOf),
   variantAttributes: assignments.filter((a) => a.level === 'variant').map(definitionOf),
 });
 
 /** The relation to read a product type's definitions with. */
-export const DEFINITION_INCLUDE = {
+const DEFINITION_INCLUDE = {
   orderBy: { position: 'asc' },
   select: { level: true, required: true, attribute: { select: { id: true, code: true, type: true, values: true, referenceType: true } } },
 } as const satisfies Prisma.ProductType$attributesArgs;
