@@ -424,6 +424,9 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
       tags: p.tags,
       searchText: p.searchText,
       lowStock: p.lowStock,
+      // Product types are the store's, shared by both catalogs: the copy keeps its type and values.
+      productTypeId: p.productTypeId,
+      attributes: p.attributes as Prisma.InputJsonValue,
     });
     for (const c of p.categories) categories.push({ productId: id, categoryId: c.categoryId, mode: 'test' });
     for (const v of p.variants) {
