@@ -15,6 +15,7 @@ import './access/graphql/oauth';
 import './access/graphql/apiKeys';
 import './catalog/graphql/public';
 import './catalog/graphql/categories';
+import './catalog/graphql/attributes';
 import './events/graphql/changes';
 import './events/graphql/webhooks';
 import './catalog/graphql/testCatalog';

@@ -20,6 +20,12 @@ export const EVENT_TYPES = [
   'category.created',
   'category.updated',
   'category.deleted',
+  'attribute.created',
+  'attribute.updated',
+  'attribute.deleted',
+  'product_type.created',
+  'product_type.updated',
+  'product_type.deleted',
   'api_key.created',
   'api_key.rolled',
   'api_key.revoked',
@@ -48,7 +54,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const RESOURCE_TYPES = ['product', 'category', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
+export const RESOURCE_TYPES = ['product', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Where a write came in. */

@@ -53,11 +53,17 @@ function comparable(p: Record<string, any>) {
  */
 async function seededStore() {
   const s = await createStoreFixture();
+  // Product types are the store's, shared by both catalogs: a copy keeps the type and the values.
+  const material = await t.request('POST', `${base(s)}/attributes`, { token: s.ownerToken, body: { code: 'material', name: 'Material', type: 'dropdown', values: [{ value: 'mesh', name: 'Mesh' }] } });
+  const footwear = await t.request('POST', `${base(s)}/product-types`, { token: s.ownerToken, body: { name: 'Footwear', product_attributes: [{ code: 'material' }] } });
+  expect([material.status, footwear.status]).toEqual([201, 201]);
   const shoe = await createProduct(t, s, {
     name: 'Trail Shoe',
     price: 89.9,
     category_slugs: ['shoes'],
     tags: ['outdoor'],
+    product_type_id: footwear.body.data.id,
+    attributes: { material: 'mesh' },
     status: 'active',
     unpublish_at: new Date(clock.now().getTime() + 24 * HOUR).toISOString(),
   });
@@ -123,6 +129,7 @@ describe('copying live products into the test catalog', () => {
     for (const p of test.body.data) expect(p).toMatchObject({ version: 1, publish_at: null, unpublish_at: null });
     const shoeCopy = test.body.data.find((p: { name: string }) => p.name === 'Trail Shoe');
     expect(shoeCopy).toMatchObject({ status: 'active', published_at: shoe.published_at, category_slugs: ['shoes'], tags: ['outdoor'], variants_count: 2 });
+    expect(shoeCopy).toMatchObject({ product_type_id: shoe.product_type_id, attributes: { material: 'mesh' } });
     expect(shoeCopy.seo).toMatchObject({ slug: 'trail-shoe', title: 'Trail Shoe' });
     expect(shoeCopy.images).toEqual([expect.objectContaining({ alt: 'Side view', sha256: expect.any(String) })]);
     expect(shoeCopy.images[0].url).toBe(liveBefore.body.data.find((p: { id: string }) => p.id === shoe.id).images[0].url);

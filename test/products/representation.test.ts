@@ -30,7 +30,8 @@ type Representation = Record<string, { graphql?: string; of?: Representation; ro
 /** GraphQL fields a REST representation leaves out on purpose. */
 const GRAPHQL_ONLY: Record<string, string[]> = {
   // A product's variants are their own REST resource (GET …/products/{productID}/variants).
-  Product: ['variants'],
+  // Its type is its own REST resource (GET …/product-types/{productTypeID}); REST shows product_type_id.
+  Product: ['variants', 'productType'],
 };
 
 const CASES: [string, Representation][] = [

@@ -22,7 +22,8 @@ interface ErrorExplanation {
 const FIELD_ERROR_CODES =
   '`required` (a required field is missing), `unknown_field` (a field the input does not have), `invalid_type` (a value of the wrong type, null where a value is needed), ' +
   '`invalid_value` (the right type but not an accepted value: an unknown enum value, a malformed price, URL or time), `too_small` and `too_big` (a number, a length or a list size out of bounds), ' +
-  '`invalid_character` (the NUL character), `invalid_parameter` (a query parameter that cannot be read as its type)';
+  '`invalid_character` (the NUL character), `invalid_parameter` (a query parameter that cannot be read as its type); ' +
+  'for attributes and product types (docs/attributes.md): `unknown_attribute`, `unknown_reference`, `unknown_product_type`, `product_type_required`, `immutable`, `not_allowed`, `duplicate_value`, `duplicate_attribute`, `attribute_values_missing`, `attribute_value_in_use`';
 
 /** How a GraphQL request error on a well-formed request is answered, in the words of each such code's page. */
 const GRAPHQL_REQUEST_ERROR_STATUS =
@@ -243,6 +244,36 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     meaning: 'The category cannot be deleted while products are in it.',
     action: 'Move or delete the products of the category first.',
     example: 'The category is used by 3 products',
+  },
+  code_taken: {
+    meaning: 'Another attribute of the store already has this code (`code`).',
+    action: 'Choose another code, or use the existing attribute.',
+    example: 'The code "material" is already used by another attribute of this store',
+  },
+  name_taken: {
+    meaning: 'Another product type of the store already has this name (`name`).',
+    action: 'Choose another name, or use the existing product type.',
+    example: 'The name "Shirts" is already used by another product type of this store',
+  },
+  attribute_in_use: {
+    meaning: 'The attribute cannot be deleted while product types apply it; `product_types` lists them.',
+    action: 'Remove the attribute from those product types first (which drops its values from their products), then delete it.',
+    example: 'The attribute "material" is used by the product type(s) "Shirts"; remove it from them first',
+  },
+  attribute_value_in_use: {
+    meaning: 'The update removes values of a dropdown, multiselect or swatch attribute that products or their variants hold; `values` lists them and `products` counts the products.',
+    action: 'Give those products another value (or none) first, or keep the values. Renaming a value (its `name`) or reordering them is always allowed.',
+    example: '3 product(s) hold the value(s) linen of "material"; change them first',
+  },
+  attribute_values_missing: {
+    meaning: 'The product type change makes an attribute required while products of the type (or their variants) have no value for it; `attributes` names them and `products` counts the products.',
+    action: 'Send a `default` with each newly required attribute (it is set on the products that lack a value), or set the values on those products first.',
+    example: '4 product(s) of the type lack a value of the required attribute(s) material; give a default for each',
+  },
+  product_type_in_use: {
+    meaning: 'The product type cannot be deleted while products (of the live or the test catalog) have it; `products` counts them.',
+    action: 'Give those products another product type or none first (which drops their attribute values), then delete it.',
+    example: 'The product type "Shirts" is the type of 12 product(s) (test catalog included); give them another type or none first',
   },
   limit_exceeded: {
     meaning: 'The write would take the store past one of the catalog\'s published limits (docs/limits.md); `limit_name` names it and `limit` is its maximum.',

@@ -36,6 +36,9 @@ const Product = builder.prismaObject('Product', {
       select: { categories: { select: { category: { select: { slug: true } } } } },
       resolve: (p) => p.categories.map((c) => c.category.slug).sort(),
     }),
+    productTypeId: t.exposeID('productTypeId', { nullable: true }),
+    productType: t.relation('productType', { nullable: true }),
+    attributes: t.expose('attributes', { type: 'JSON', description: 'Attribute values by code ({"material": "cotton"}), checked against the product type; encodings in docs/attributes.md' }),
     variantsCount: t.relationCount('variants'),
     version: t.exposeInt('version'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -184,6 +187,8 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     categorySlugs: t.stringList({ description: 'Required: at least one slug of an existing category of the store' }),
     publishAt: t.string({ description: SCHEDULE_DOC.publishAt }),
     unpublishAt: t.string({ description: SCHEDULE_DOC.unpublishAt }),
+    productTypeId: t.id({ description: 'The product type whose attributes the product has; null: none (its attribute values are dropped)' }),
+    attributes: t.field({ type: 'JSON', description: 'Attribute values by code; merged into the stored ones, null clears one. Checked against the product type (docs/attributes.md)' }),
   }),
 });
 
@@ -200,11 +205,16 @@ const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
     categorySlugs: t.stringList(),
     publishAt: t.string({ description: `${SCHEDULE_DOC.publishAt} null cancels it.` }),
     unpublishAt: t.string({ description: `${SCHEDULE_DOC.unpublishAt} null cancels it.` }),
+    productTypeId: t.id({ description: 'The product type whose attributes the product has; null: none (its attribute values are dropped)' }),
+    attributes: t.field({ type: 'JSON', description: 'Attribute values by code; merged into the stored ones, null clears one. Checked against the product type (docs/attributes.md)' }),
   }),
 });
 
 /** On create, GraphQL null means "not sent" (the default applies). */
 const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null)) as { [K in keyof T]: Exclude<T[K], null> };
+
+/** The JSON scalar's value as the service takes it; the service's rules refuse anything but an object. */
+const attributesArg = (v: unknown) => v as Record<string, unknown> | null | undefined;
 
 const DeletedProduct = builder.simpleObject('DeletedProduct', { fields: (t) => ({ id: t.id() }) });
 
@@ -213,7 +223,7 @@ builder.mutationFields((t) => ({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
-    resolve: (query, _root, args, ctx) => products.createProduct(inCatalogMode(ctx, args.mode), args.storeId, defined(args.input), query),
+    resolve: (query, _root, args, ctx) => products.createProduct(inCatalogMode(ctx, args.mode), args.storeId, { ...defined(args.input), attributes: attributesArg(args.input.attributes) ?? undefined }, query),
   }),
   updateProduct: t.prismaField({
     type: 'Product',
@@ -228,7 +238,8 @@ builder.mutationFields((t) => ({
     },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
-    resolve: (query, _root, args, ctx) => products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, args.input, { expectedVersion: args.expectedVersion }, query),
+    resolve: (query, _root, args, ctx) =>
+      products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, { ...args.input, attributes: attributesArg(args.input.attributes) }, { expectedVersion: args.expectedVersion }, query),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,

@@ -25,6 +25,16 @@ const PublicProduct = builder.prismaObject('Product', {
       select: { categories: { select: { category: { select: { slug: true } } } } },
       resolve: (p) => p.categories.map((c) => c.category.slug).sort(),
     }),
+    attributes: t.field({
+      type: 'JSON',
+      description: 'Values of the public attributes by code; values of attributes that are not public are left out',
+      // The type's public attributes come with the product, in the same query as its other fields.
+      select: { attributes: true, productType: { select: { attributes: { where: { attribute: { public: true } }, select: { attribute: { select: { code: true } } } } } } },
+      resolve: (p) => {
+        const shown = new Set(p.productType?.attributes.map((a) => a.attribute.code) ?? []);
+        return Object.fromEntries(Object.entries(p.attributes as Record<string, unknown>).filter(([code]) => shown.has(code)));
+      },
+    }),
     images: t.relation('images', { query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

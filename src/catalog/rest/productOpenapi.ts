@@ -34,6 +34,16 @@ const writableFields = {
     items: { type: 'string', minLength: 1, maxLength: 128 },
     description: 'Slugs of existing categories of the store: none is 422 category_required, an unknown one 422 unknown_category (listing unknown_slugs)',
   },
+  product_type_id: nullable('string', {
+    format: 'uuid',
+    description: "The product type (GET /product-types) whose attributes the product has; unknown: 422 unknown_product_type. null: none, and the product's attribute values are dropped. A change drops the values (the variants' too) the new type lacks",
+  }),
+  attributes: {
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Attribute values by attribute code ({"material": "cotton", "capacity_l": 1.5}), checked against the product type: unknown_attribute, invalid_type, invalid_value, required, unknown_reference (field attributes.<code>). Sent values merge into the stored ones; null clears one. Encodings in docs/attributes.md',
+  },
   publish_at: nullable('string', {
     format: 'date-time',
     description:
@@ -64,6 +74,8 @@ const Product = {
       unpublish_at: null,
       category_slugs: ['shirts'],
       tags: ['organic', 'summer'],
+      product_type_id: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d',
+      attributes: { material: 'cotton' },
       variants_count: 3,
       version: 4,
       created_at: '2026-11-18T10:12:31.000Z',
@@ -84,7 +96,7 @@ const Product = {
       seo: null,
     },
   ],
-  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'variants_count', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'product_type_id', 'attributes', 'variants_count', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),
     name: writableFields.name,
@@ -101,6 +113,8 @@ const Product = {
     // A read shows what is stored: a product made outside the API (a database restore, say) may have none.
     category_slugs: { type: 'array', items: writableFields.category_slugs.items, description: 'Sorted; at least one for every product created or updated through the API' },
     tags: writableFields.tags,
+    product_type_id: writableFields.product_type_id,
+    attributes: writableFields.attributes,
     variants_count: ro({ type: 'integer', minimum: 0 }),
     version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change; the ETag is "v<version>"' }),
     created_at: ro({ type: 'string', format: 'date-time' }),
@@ -222,7 +236,7 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       ...badBody,
       ...errors,
       '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived)'),
-      '422': problemResponse('Invalid field (validation_failed), no category slug (category_required) or unknown slugs (unknown_category, with unknown_slugs)'),
+      '422': problemResponse('Invalid field (validation_failed, including attribute values: attributes.<code>), no category slug (category_required) or unknown slugs (unknown_category, with unknown_slugs)'),
     },
   },
   updateProduct: {

@@ -66,6 +66,9 @@ function expectedVersion(r: RestRequest, body: Record<string, unknown>): number 
   return fromHeader ?? (fromBody as number | undefined);
 }
 
+/** Attribute values are keyed by attribute code, the client's own names: never renamed. */
+const OPAQUE = new Set(['attributes']);
+
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 
 /** Typed loosely by the services' query parameter, the rows this loads are ProductViewRow. */
@@ -146,7 +149,7 @@ export const merchantProductRoutes: RestRoute[] = [
       mutation CreateProduct($storeId: ID!, $input: ProductCreateInput!) {
         createProduct(storeId: $storeId, input: $input) { ...RestProduct }
       }`),
-    variables: ({ params, body }) => ({ storeId: params.storeId, input: camelizeKeys(requireObject(body)) }),
+    variables: ({ params, body }) => ({ storeId: params.storeId, input: camelizeKeys(requireObject(body), OPAQUE) }),
     respond: (data, r) =>
       productResponse(data.createProduct, 201, {
         Location: `${r.ctx.baseUrl}${r.req.url!.split('?')[0].replace(/\/+$/, '')}/${data.createProduct.id}`,
@@ -167,7 +170,7 @@ export const merchantProductRoutes: RestRoute[] = [
       const body = requireObject(r.body);
       const expected = expectedVersion(r, body);
       const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY.includes(k)));
-      return { storeId: r.params.storeId, id: r.params.productId, input: camelizeKeys(writable), expectedVersion: expected };
+      return { storeId: r.params.storeId, id: r.params.productId, input: camelizeKeys(writable, OPAQUE), expectedVersion: expected };
     },
     respond: (data) => productResponse(data.updateProduct),
   },

@@ -70,7 +70,7 @@ const merchantRoute = (operationId: string): RestRoute => {
 
 const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
   fragment RestPublicProduct on PublicProduct {
-    id name description price currency in_stock: inStock tags category_slugs: categorySlugs
+    id name description price currency in_stock: inStock tags category_slugs: categorySlugs attributes
     images { url alt width height }
     published_at: publishedAt updated_at: updatedAt
   }`;
@@ -111,7 +111,7 @@ function publicListParameters() {
 const PublicProduct = {
   type: 'object',
   description: 'The storefront view (public:read): active products, no inventory counts',
-  required: ['id', 'name', 'description', 'price', 'currency', 'in_stock', 'tags', 'category_slugs', 'images', 'published_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'in_stock', 'tags', 'category_slugs', 'attributes', 'images', 'published_at', 'updated_at'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
@@ -121,6 +121,12 @@ const PublicProduct = {
     in_stock: { type: 'boolean', example: true },
     tags: { type: 'array', items: { type: 'string' } },
     category_slugs: { type: 'array', items: { type: 'string' } },
+    attributes: {
+      type: 'object',
+      additionalProperties: true,
+      example: { material: 'cotton' },
+      description: 'Values of the public attributes of the product (by code); values of attributes that are not public are left out',
+    },
     images: {
       type: 'array',
       items: {

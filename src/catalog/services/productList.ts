@@ -28,7 +28,7 @@ export type ProductFilter = z.input<typeof ProductFilterInput>;
 /** The pages a product list serves: `page` from 1, `perPage` products each (REST: `page`, `per_page`). */
 export const PAGE_LIMITS = { page: { min: 1, max: 1_000_000 }, perPage: { min: 1, max: 100 } } as const;
 
-const PageInput = z.object({
+export const PageInput = z.object({
   page: z.number().int().min(PAGE_LIMITS.page.min, 'must be >= 1').max(PAGE_LIMITS.page.max).default(1),
   perPage: z
     .number()

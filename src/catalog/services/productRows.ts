@@ -47,6 +47,8 @@ const COLUMNS: Record<string, string> = {
   publishAt: 'publish_at',
   unpublishAt: 'unpublish_at',
   tags: 'tags',
+  productTypeId: 'product_type_id',
+  attributes: 'attributes',
   searchText: 'search_text',
   lowStock: 'low_stock',
   version: 'version',

@@ -6,6 +6,7 @@ import type { Prisma } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
 import type { EventType } from '../../kernel/events';
 import { isUuid } from '../../kernel/ids';
+import { parseRfc3339 } from '../../kernel/time';
 import { ConcurrentWrite, emit, transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { AppError, notFound, validationError } from '../../platform/errors';
 import { withIncludes } from '../../platform/db/queryMerge';
@@ -13,6 +14,8 @@ import { catalogOf } from './catalogScope';
 import { coveredByFullRow, fullProductRow } from './productRows';
 import { PRODUCT_VIEW_INCLUDE, type ProductPartsRow, productParts, productView, type ProductViewRow } from './views';
 import { parseInput } from '../../platform/validation';
+import { productTypeForWrite, unknownReferenceErrors } from './attributeDefinitions';
+import { attributesWithoutType, checkAttributeValues } from './attributeValues';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 type Tx = Prisma.TransactionClient;
@@ -26,29 +29,6 @@ export const Price = z
   .refine((v) => /^\d{1,10}(\.\d{1,2})?$/.test(v), 'must be a number >= 0 with at most 2 decimals and below 10,000,000,000');
 
 const Tag = z.string().trim().min(1).max(64);
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-
-/**
- * An RFC 3339 timestamp with its offset (`2026-05-01T09:00:00+02:00`, `…Z`), as a
- * Date; null for anything else, including impossible dates (February 30) that
- * Date.parse would roll over and offset-less times it would read as local.
- */
-function parseRfc3339(s: string): Date | null {
-  const m = RFC3339.exec(s);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null;
-  const offsetMinutes = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
-  if (!m[8] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null;
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute, second, m[7] ? Math.floor(Number(m[7]) * 1000) : 0);
-  return new Date(d.getTime() - offsetMinutes * 60_000);
-}
-
-const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /** A schedule time: RFC 3339 with offset; null clears it. Whether it is in the future is checked against the request's clock. */
 const ScheduleTime = z
@@ -74,6 +54,10 @@ const ProductFields = {
   categorySlugs: z.array(z.string().trim().min(1).max(128)),
   publishAt: ScheduleTime,
   unpublishAt: ScheduleTime,
+  /** null: no type (and so no attribute values). Checked against the store's types in the write. */
+  productTypeId: z.string().nullable(),
+  /** {code: value}; null clears a value. Checked against the product type in the write (attributesAfterWrite). */
+  attributes: z.record(z.string(), z.unknown()),
 };
 
 export const ProductCreateInput = z.object({
@@ -86,6 +70,8 @@ export const ProductCreateInput = z.object({
   categorySlugs: ProductFields.categorySlugs.optional(),
   publishAt: ProductFields.publishAt.optional(),
   unpublishAt: ProductFields.unpublishAt.optional(),
+  productTypeId: ProductFields.productTypeId.optional(),
+  attributes: ProductFields.attributes.optional(),
 });
 export const ProductUpdateInput = z.object(ProductFields).partial();
 type ProductCreate = z.input<typeof ProductCreateInput>;
@@ -130,6 +116,46 @@ async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | unde
 }
 
 /**
+ * The product's type and attribute values after a write that sends either (undefined when it sends neither),
+ * checked against the type: unknown codes, wrong types, values outside a list, missing required values and
+ * references to products or categories the store lacks, every error at once (422). Values sent merge into
+ * the stored ones (null clears one); values the (new) type lacks are dropped, the variants' too
+ * (`variants`: their new values by id, when the type changed).
+ */
+async function attributesAfterWrite(
+  t: TransactionContext,
+  storeId: string,
+  before: { id?: string; productTypeId: string | null; attributes: unknown },
+  data: { productTypeId?: string | null; attributes?: Record<string, unknown> },
+) {
+  if (data.productTypeId === undefined && data.attributes === undefined) return undefined;
+  const productTypeId = data.productTypeId === undefined ? before.productTypeId : data.productTypeId;
+  const input = data.attributes ?? {};
+  const typeChanged = productTypeId !== before.productTypeId;
+  const current = typeChanged && !productTypeId ? {} : (before.attributes as Record<string, unknown>);
+  const type = productTypeId ? await productTypeForWrite(t.tx, storeId, productTypeId) : null;
+  if (productTypeId && !type) {
+    throw validationError([{ field: 'productTypeId', code: 'unknown_product_type', message: `no product type with id ${JSON.stringify(productTypeId)} in this store` }]);
+  }
+  const check = type ? checkAttributeValues(type.productAttributes, current, input, 'attributes') : { errors: attributesWithoutType(input, 'attributes'), values: {}, references: [] };
+  const errors = [...check.errors, ...(await unknownReferenceErrors(t.tx, storeId, check.references))];
+  const variants: { id: string; attributes: Record<string, unknown> }[] = [];
+  if (typeChanged && before.id) {
+    let lacking = 0;
+    for (const v of await t.tx.variant.findMany({ where: { productId: before.id }, select: { id: true, attributes: true } })) {
+      const next = checkAttributeValues(type?.variantAttributes ?? [], v.attributes as Record<string, unknown>, {}, '');
+      if (next.errors.length) lacking++;
+      if (JSON.stringify(next.values) !== JSON.stringify(v.attributes)) variants.push({ id: v.id, attributes: next.values });
+    }
+    if (lacking) {
+      errors.push({ field: 'productTypeId', code: 'attribute_values_missing', message: `${lacking} variant(s) lack values the type requires of variants; set them first or choose another type` });
+    }
+  }
+  if (errors.length) throw validationError(errors);
+  return { productTypeId, attributes: check.values, variants };
+}
+
+/**
  * Records a product event whose data is the product as REST shows it. With
  * `before` (the parts the write read before changing them), `changes` lists
  * the fields that differ; parts it did not read are the same after as before.
@@ -168,10 +194,13 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
   return transaction(ctx, async (t) => {
     const schedule = scheduleAfterWrite(t, NEW_PRODUCT, data.status, data);
     const categoryIds = await resolveCategories(t.tx, storeId, data.categorySlugs);
+    const attributes = await attributesAfterWrite(t, storeId, { productTypeId: null, attributes: {} }, data);
     const product = await t.tx.product.create({
       ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
       data: {
         ...newProductRow(storeId, ctx.mode, data, t.now()),
+        productTypeId: attributes?.productTypeId ?? null,
+        attributes: (attributes?.attributes ?? {}) as Prisma.InputJsonObject,
         publishAt: schedule.publishAt,
         unpublishAt: schedule.unpublishAt,
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
@@ -223,7 +252,7 @@ const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
 export async function writeProductVersion(
   t: TransactionContext,
   before: { id: string; version: number },
-  data: Prisma.ProductUpdateManyMutationInput,
+  data: Prisma.ProductUncheckedUpdateManyInput,
   query: ProductQuery = {},
   alsoWrite?: () => Promise<unknown>,
 ) {
@@ -253,6 +282,9 @@ function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof Pro
     status: (v) => v === current.status,
     tags: (v) => v.length === current.tags.length && v.every((tag, i) => tag === current.tags[i]),
     categorySlugs: (v) => sameSet(v, (current.categories ?? []).map((c) => c.category.slug)),
+    productTypeId: (v) => v === current.productTypeId,
+    // Sent values merge into the stored ones, so only their check tells whether they change anything (updateProduct does).
+    attributes: (v) => Object.keys(v).length === 0,
   };
   return (Object.keys(same) as (keyof typeof data)[]).every((k) => data[k] === undefined || (same[k] as (v: unknown) => boolean)(data[k]));
 }
@@ -357,8 +389,12 @@ export async function updateProduct(
     requireVersion(before, opts.expectedVersion);
     const schedule = scheduleAfterWrite(t, before, data.status ?? before.status, data);
     const scheduleChanged = !sameTime(schedule.publishAt, before.publishAt) || !sameTime(schedule.unpublishAt, before.unpublishAt);
+    const attributes = await attributesAfterWrite(t, storeId, before, data);
+    const attributesChanged =
+      attributes !== undefined && (attributes.productTypeId !== before.productTypeId || JSON.stringify(attributes.attributes) !== JSON.stringify(before.attributes));
     // Nothing to change: no new version, so the caller's ETag stays valid.
-    if (!scheduleChanged && changesNothing(before, data)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    const { productTypeId: _type, attributes: _values, ...otherFields } = data;
+    if (!scheduleChanged && !attributesChanged && changesNothing(before, otherFields)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
     const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(t.tx, storeId, data.categorySlugs) : undefined;
     const merged = { ...before, ...stripUndefined(data) };
     const after = await writeProductVersion(
@@ -378,14 +414,17 @@ export async function updateProduct(
         unpublishAt: schedule.unpublishAt,
         tags: data.tags,
         searchText: searchText(merged, before.variants.map((v) => v.sku)),
+        productTypeId: attributes?.productTypeId,
+        attributes: attributes?.attributes as Prisma.InputJsonObject | undefined,
       },
       query,
-      categoryIds
-        ? async () => {
-            await t.tx.productCategory.deleteMany({ where: { productId: id } });
-            await t.tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId, mode: before.mode })) });
-          }
-        : undefined,
+      async () => {
+        if (categoryIds) {
+          await t.tx.productCategory.deleteMany({ where: { productId: id } });
+          await t.tx.productCategory.createMany({ data: categoryIds.map((categoryId) => ({ productId: id, categoryId, mode: before.mode })) });
+        }
+        for (const v of attributes?.variants ?? []) await t.tx.variant.update({ where: { id: v.id }, data: { attributes: v.attributes as Prisma.InputJsonObject } });
+      },
     );
     emitProductEvent(t, 'product.updated', after, { before });
     return after;

@@ -427,6 +427,7 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
       searchText: p.searchText,
       lowStock: p.lowStock,
       options: p.options as Prisma.InputJsonValue,
+      // Product types are the store's, shared by both catalogs: the copy keeps its type and values.
       productTypeId: p.productTypeId,
       attributes: p.attributes as Prisma.InputJsonValue,
     });

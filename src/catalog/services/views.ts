@@ -14,6 +14,67 @@ export const categoryView = (c: { id: string; storeId: string; slug: string; nam
   created_at: c.createdAt,
 });
 
+/** An attribute as GET …/attributes/{attributeID} shows it. */
+export const attributeView = (a: {
+  id: string;
+  storeId: string;
+  code: string;
+  name: string;
+  type: string;
+  unit: string | null;
+  values: unknown;
+  referenceType: string | null;
+  filterable: boolean;
+  public: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+}) => ({
+  id: a.id,
+  code: a.code,
+  name: a.name,
+  type: a.type,
+  unit: a.unit,
+  // hex is null but for swatch values, as GraphQL answers it.
+  values: (a.values as { value: string; name: string; hex?: string }[]).map((v) => ({ value: v.value, name: v.name, hex: v.hex ?? null })),
+  reference_type: a.referenceType,
+  filterable: a.filterable,
+  public: a.public,
+  created_at: a.createdAt,
+  updated_at: a.updatedAt,
+  version: a.version,
+});
+
+/** A product type row with its attribute assignments (PRODUCT_TYPE_INCLUDE). */
+export type ProductTypeRow = {
+  id: string;
+  storeId: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+  attributes: { attributeId: string; level: string; required: boolean; position: number; attribute: { code: string } }[];
+};
+
+/** What a product type row includes for productTypeView: its assignments in order, with their codes. */
+export const PRODUCT_TYPE_INCLUDE = {
+  attributes: { orderBy: { position: 'asc' }, include: { attribute: { select: { code: true } } } },
+} as const satisfies Prisma.ProductTypeInclude;
+
+const assignmentsAt = (t: ProductTypeRow, level: 'product' | 'variant') =>
+  t.attributes.filter((a) => a.level === level).map((a) => ({ attribute_id: a.attributeId, code: a.attribute.code, required: a.required }));
+
+/** A product type as GET …/product-types/{productTypeID} shows it: the attributes of each level in order. */
+export const productTypeView = (t: ProductTypeRow) => ({
+  id: t.id,
+  name: t.name,
+  product_attributes: assignmentsAt(t, 'product'),
+  variant_attributes: assignmentsAt(t, 'variant'),
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+  version: t.version,
+});
+
 /**
  * A resource's REST representation, field by field, in the order clients see it: how a database row gives each
  * field, and how GraphQL selects it. Everything else derives from it: the views REST, events and exports show
@@ -183,6 +244,8 @@ export const PRODUCT = {
   unpublish_at: column<ProductViewRow, 'unpublishAt'>('unpublishAt'),
   category_slugs: { row: (p: ProductViewRow) => p.categories.map((c) => c.category.slug).sort(), relation: 'categories' },
   tags: column<ProductViewRow, 'tags'>('tags'),
+  product_type_id: column<ProductViewRow, 'productTypeId'>('productTypeId'),
+  attributes: column<ProductViewRow, 'attributes'>('attributes'),
   variants_count: { row: (p: ProductViewRow) => p._count.variants, relation: '_count' },
   version: column<ProductViewRow, 'version'>('version'),
   created_at: column<ProductViewRow, 'createdAt'>('createdAt'),

@@ -86,7 +86,17 @@ export async function transaction<T>(ctx: RequestContext, work: (t: TransactionC
  * this way on the store's product counters (product_counts) when their
  * connections share a counter slot.
  */
-const isDeadlock = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2034';
+const isDeadlock = (e: unknown) =>
+  e instanceof Prisma.PrismaClientKnownRequestError && (e.code === 'P2034' || (e.code === 'P2010' && RETRYABLE_SQLSTATES.has(sqlStateOf(e))));
+
+/**
+ * A raw statement ($queryRaw, as the row locks are taken) that PostgreSQL aborted reaches us as P2010 with the
+ * driver's SQLSTATE, not as P2034: a deadlock between two writers locking rows in opposite orders (a product
+ * type change locks the type, then its products; a product write its product, then its type) is retried alike.
+ */
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const sqlStateOf = (e: Prisma.PrismaClientKnownRequestError) =>
+  String((e.meta as { driverAdapterError?: { cause?: { originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause?.originalCode ?? '');
 
 const isTransactionContext = (ctx: RequestContext): ctx is TransactionContext => 'outbox' in ctx;
 
