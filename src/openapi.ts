@@ -71,6 +71,19 @@ const PROBLEM_EXTENSIONS = {
   current_version: integer('precondition_failed: the product\'s current version'),
   skus: strings('sku_taken: the SKUs used by another product'),
   slug: { type: 'string', description: 'slug_taken: the slug that is taken' },
+  variants: {
+    type: 'array',
+    description: 'options_in_use: the variants the options write would leave without a value or with a shared combination',
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        sku: { type: 'string' },
+        options: { type: 'object', additionalProperties: { type: 'string' } },
+        reason: { type: 'string', enum: ['value_removed', 'duplicate_combination'] },
+      },
+    },
+  },
   products: integer('category_in_use: how many products are in the category'),
   limit: integer('conflict: the most webhook endpoints a mode may have; limit_exceeded: the maximum of the limit'),
   limit_name: { type: 'string', description: 'limit_exceeded: the limit the write would exceed (docs/limits.md)' },

@@ -45,6 +45,7 @@ export const STATUS_BY_CODE = {
   sku_taken: 409,
   slug_taken: 409,
   category_in_use: 409,
+  options_in_use: 409,
   product_archived: 409,
   endpoint_disabled: 409,
   idempotency_key_in_progress: 409,

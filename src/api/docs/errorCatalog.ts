@@ -244,6 +244,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Move or delete the products of the category first.',
     example: 'The category is used by 3 products',
   },
+  options_in_use: {
+    meaning: "A change of a product's options would leave variants without a value (a value removed) or with another variant's combination (an option removed); `variants` lists them with their id, SKU, options and the reason.",
+    action: 'Change or delete those variants first, or send the same request with delete_variants=true to delete them in the same write.',
+    example: '2 variant(s) use option values this write removes or would share one combination: TEE-XL-RED, TEE-XL-BLUE. Send delete_variants=true to delete them in the same write',
+  },
   limit_exceeded: {
     meaning: 'The write would take the store past one of the catalog\'s published limits (docs/limits.md); `limit_name` names it and `limit` is its maximum.',
     action: 'Remove something the limit counts first (an unused attribute or product type), or keep within the limit.',

@@ -1,5 +1,6 @@
 /** OpenAPI fragments of the merchant product routes. */
 
+import { CATALOG_LIMITS } from '../limits';
 import { PRODUCT_STATUSES } from '../services/products';
 import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';
@@ -64,6 +65,7 @@ const Product = {
       unpublish_at: null,
       category_slugs: ['shirts'],
       tags: ['organic', 'summer'],
+      options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
       variants_count: 3,
       version: 4,
       created_at: '2026-11-18T10:12:31.000Z',
@@ -84,7 +86,7 @@ const Product = {
       seo: null,
     },
   ],
-  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'variants_count', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'options', 'variants_count', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),
     name: writableFields.name,
@@ -101,6 +103,16 @@ const Product = {
     // A read shows what is stored: a product made outside the API (a database restore, say) may have none.
     category_slugs: { type: 'array', items: writableFields.category_slugs.items, description: 'Sorted; at least one for every product created or updated through the API' },
     tags: writableFields.tags,
+    options: ro({
+      type: 'array',
+      maxItems: CATALOG_LIMITS.optionsPerProduct,
+      items: {
+        type: 'object',
+        required: ['name', 'values'],
+        properties: { name: { type: 'string' }, values: { type: 'array', maxItems: CATALOG_LIMITS.valuesPerOption, items: { type: 'string' } } },
+      },
+      description: 'The options that define the variants, in order: each variant names one value of each. Managed through PUT /products/{productId}/options',
+    }),
     variants_count: ro({ type: 'integer', minimum: 0 }),
     version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change; the ETag is "v<version>"' }),
     created_at: ro({ type: 'string', format: 'date-time' }),

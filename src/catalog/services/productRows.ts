@@ -47,6 +47,7 @@ const COLUMNS: Record<string, string> = {
   publishAt: 'publish_at',
   unpublishAt: 'unpublish_at',
   tags: 'tags',
+  options: 'options',
   searchText: 'search_text',
   lowStock: 'low_stock',
   version: 'version',
