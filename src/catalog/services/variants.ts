@@ -245,7 +245,9 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
       const declared = optionsOf(before.options);
       const fields = rows.map((v, i) => ({ ...v, field: `variants.${i}` }));
       const extended = extendOptions(declared, fields.map((v) => ({ options: v.options, field: `${v.field}.options` })));
-      const errors = [...extended.errors, ...(extended.errors.length ? [] : fields.flatMap((v) => variantOptionErrors(extended.options, v.options, `${v.field}.options`)))];
+      // A name or value the options could not take is reported by extendOptions; what is left is a missing option.
+      const missing = fields.flatMap((v) => variantOptionErrors(extended.options, v.options, `${v.field}.options`).filter((e) => e.code === 'missing_option'));
+      const errors = [...extended.errors, ...missing];
       errors.push(...(await productRuleErrors(t, before, fields)));
       if (errors.length) throw validationError(errors);
       let previous: Awaited<ReturnType<typeof t.tx.variant.findMany>> = [];
