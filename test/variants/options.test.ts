@@ -10,7 +10,7 @@ let t: TestServer;
 let a: StoreFixture;
 
 beforeAll(async () => {
-  t = await startTestServer({ OAUTH_ENABLED: 'true' });
+  t = await startTestServer({ OAUTH_ENABLED: 'true' }, { log: require('pino')({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   a = await createStoreFixture();
 });
 afterAll(() => t.close());

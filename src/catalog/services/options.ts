@@ -11,6 +11,7 @@ import { AppError, type FieldError, notFound, validationError } from '../../plat
 import { parseInput } from '../../platform/validation';
 import { CATALOG_LIMITS } from '../limits';
 import { PRODUCT_VIEW_INCLUDE, variantView } from './views';
+import { deleteVariants, insertVariants } from './variantRows';
 import { emitProductEvent, isUuid, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
 
 export interface ProductOption {
@@ -248,18 +249,8 @@ export async function setProductOptions(
       async () => {
         // A changed variant is written anew (same id and created_at): updating rows one by one could meet the
         // (product, options) uniqueness halfway through a swap of two combinations.
-        const gone = [...deleted, ...changed.map((c) => c.row.id)];
-        if (gone.length) await t.tx.variant.deleteMany({ where: { id: { in: gone } } });
-        if (changed.length) {
-          await t.tx.variant.createMany({
-            data: changed.map(({ row: { updatedAt: _updatedAt, ...row }, options, key }) => ({
-              ...row,
-              options,
-              optionsKey: key,
-              attributes: row.attributes as Prisma.InputJsonValue,
-            })),
-          });
-        }
+        await deleteVariants(t, [...deleted, ...changed.map((c) => c.row.id)]);
+        await insertVariants(t, storeId, productId, changed.map(({ row, options, key }) => ({ ...row, options, optionsKey: key })));
       },
     );
     const variantsAfter = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });

@@ -6,6 +6,7 @@ import type { Prisma } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
 import { isValidGtin } from '../../kernel/gtin';
 import { transaction, type TransactionContext } from '../../platform/outbox/outbox';
+import { deleteVariants, insertVariants } from './variantRows';
 import { AppError, type FieldError, notFound, validationError } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { CATALOG_LIMITS, limitExceeded } from '../limits';
@@ -257,9 +258,12 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
         previous = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
         const bySku = new Map(previous.map((v) => [v.sku, v]));
         await t.tx.variant.deleteMany({ where: { productId } });
-        await t.tx.variant.createMany({
-          data: rows.map((v) => ({ id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt, ...variantRow(storeId, productId, t.mode, v) })),
-        });
+        await insertVariants(
+          t,
+          storeId,
+          productId,
+          rows.map((v) => ({ ...variantRow(storeId, productId, t.mode, v), id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt })),
+        );
       });
       const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });
       emitProductEvent(t, 'product.variants_replaced', after, {
@@ -352,8 +356,8 @@ export async function updateVariants(ctx: RequestContext, storeId: string, produ
         const product = await writeProductVersion(t, before, { searchText: searchText(before, after.map((v) => v.sku)) }, {}, async () => {
           // Written anew (same id and created_at): row-by-row updates could meet the SKU or combination uniqueness
           // halfway through a swap.
-          await t.tx.variant.deleteMany({ where: { id: { in: changed.map((v) => v.id) } } });
-          await t.tx.variant.createMany({ data: changed.map(({ field: _field, ...v }) => v) });
+          await deleteVariants(t, changed.map((v) => v.id));
+          await insertVariants(t, storeId, productId, changed);
         });
         const variants = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
         emitProductEvent(t, 'product.variants_updated', product, {
@@ -449,15 +453,17 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
       const dup = duplicateErrors(rows.map((r, i) => ({ sku: r.sku, optionsKey: String(i), field: '' })));
       if (dup.length) errors.push({ field: 'skuPattern', code: 'duplicate_sku', message: `makes the same SKU for several variants (${[...new Set(dup.map((e) => e.message.split('"')[1]))].slice(0, 5).join(', ')}): name every option with more than one value` });
       if (errors.length) throw validationError(errors);
-      const taken = (await t.tx.variant.findMany({ where: { ...catalogOf(t, storeId), sku: { in: generated } }, select: { sku: true } })).map((v) => v.sku);
+      const taken = (
+        await t.tx.$queryRaw<{ sku: string }[]>`SELECT sku FROM variants WHERE store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" AND sku = ANY(${generated}::text[])`
+      ).map((v) => v.sku);
       if (taken.length) throw skusTaken(taken.sort(), () => 'skuPattern');
 
       const product = await writeProductVersion(t, before, { searchText: searchText(before, [...existing.map((v) => v.sku), ...generated]) }, {}, () =>
-        t.tx.variant.createMany({
-          data: rows.map((r) => ({
-            storeId,
-            productId,
-            mode: t.mode,
+        insertVariants(
+          t,
+          storeId,
+          productId,
+          rows.map((r) => ({
             sku: r.sku,
             title: r.title,
             options: r.options,
@@ -465,8 +471,15 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
             price: data.price ?? null,
             inventoryQuantity: data.inventoryQuantity ?? 0,
             position: r.position,
+            barcode: null,
+            compareAtPrice: null,
+            cost: null,
+            weightValue: null,
+            weightUnit: null,
+            imageId: null,
+            attributes: {},
           })),
-        }),
+        ),
       );
       const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });
       emitProductEvent(t, 'product.variants_updated', product, {
