@@ -48,6 +48,8 @@ const COLUMNS: Record<string, string> = {
   unpublishAt: 'unpublish_at',
   tags: 'tags',
   options: 'options',
+  productTypeId: 'product_type_id',
+  attributes: 'attributes',
   searchText: 'search_text',
   lowStock: 'low_stock',
   version: 'version',
