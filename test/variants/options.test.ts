@@ -238,6 +238,8 @@ describe('POST …/variants/generate', () => {
     await putOptions(p.id, TEE);
     const unknown = expectProblem(await generate(p.id, { sku_pattern: 'TEE-{Size}-{Colour}' }), 422, 'validation_failed');
     expect(unknown.errors).toEqual([expect.objectContaining({ field: 'sku_pattern', code: 'unknown_placeholder', message: expect.stringContaining('{Colour}') })]);
+    const stray = expectProblem(await generate(p.id, { sku_pattern: 'TEE-{Size}-{Color' }), 422, 'validation_failed');
+    expect(stray.errors).toEqual([expect.objectContaining({ field: 'sku_pattern', code: 'unknown_placeholder', message: expect.stringContaining('-{Color') })]);
     const dup = expectProblem(await generate(p.id, { sku_pattern: `${p.id}-{Size}` }), 422, 'validation_failed');
     expect(dup.errors).toEqual([expect.objectContaining({ field: 'sku_pattern', code: 'duplicate_sku' })]);
 

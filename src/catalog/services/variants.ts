@@ -396,7 +396,11 @@ export const defaultSkuPattern = (options: ProductOption[]) => ['{product}', ...
 function skuRenderer(pattern: string, options: ProductOption[], productId: string) {
   const unknown: string[] = [];
   const parts = pattern.split(/(\{[^{}]*\})/).map((part) => {
-    if (!/^\{[^{}]*\}$/.test(part)) return () => part;
+    if (!/^\{[^{}]*\}$/.test(part)) {
+      // A brace outside a placeholder is a mistyped one, never part of a SKU.
+      if (/[{}]/.test(part)) unknown.push(part);
+      return () => part;
+    }
     const name = part.slice(1, -1);
     if (name === 'product') return () => productCode(productId);
     if (name === 'position') return (_combo: Record<string, string>, position: number) => String(position);
@@ -404,8 +408,7 @@ function skuRenderer(pattern: string, options: ProductOption[], productId: strin
     if (!option) unknown.push(part);
     return (combo: Record<string, string>) => combo[option?.name ?? ''] ?? '';
   });
-  const strayBrace = parts.length === 1 && /[{}]/.test(pattern);
-  return { unknown: strayBrace ? [pattern] : unknown, render: (combo: Record<string, string>, position: number) => parts.map((p) => p(combo, position)).join('') };
+  return { unknown, render: (combo: Record<string, string>, position: number) => parts.map((p) => p(combo, position)).join('') };
 }
 
 /** Every combination of the options' values, the first option varying slowest (S/Red, S/Blue, M/Red, …). */
