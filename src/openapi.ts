@@ -81,6 +81,19 @@ const PROBLEM_EXTENSIONS = {
   },
   values: strings('attribute_value_in_use: the values being removed that products hold'),
   attributes: strings('attribute_values_missing: the codes of the required attributes products lack'),
+  variants: {
+    type: 'array',
+    description: 'options_in_use: the variants the options write would leave without a value or with a shared combination',
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        sku: { type: 'string' },
+        options: { type: 'object', additionalProperties: { type: 'string' } },
+        reason: { type: 'string', enum: ['value_removed', 'duplicate_combination'] },
+      },
+    },
+  },
   limit: integer('conflict: the most webhook endpoints a mode may have; limit_exceeded: the maximum of the limit'),
   limit_name: { type: 'string', description: 'limit_exceeded: the limit the write would exceed (docs/limits.md)' },
   endpoint_id: { type: 'string', description: 'endpoint_disabled: the disabled webhook endpoint' },

@@ -8,6 +8,7 @@ import './access/graphql/users';
 import './access/graphql/dashboardSessions';
 import './catalog/graphql/products';
 import './catalog/graphql/variants';
+import './catalog/graphql/options';
 import './catalog/graphql/seo';
 import './catalog/graphql/descriptions';
 import './catalog/graphql/images';

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'product.published',
   'product.unpublished',
   'product.variants_replaced',
+  'product.variants_updated',
+  'product.options_updated',
   'product.seo_updated',
   'product.image_added',
   'product.image_removed',

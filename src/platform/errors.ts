@@ -51,6 +51,7 @@ export const STATUS_BY_CODE = {
   attribute_value_in_use: 409,
   attribute_values_missing: 409,
   product_type_in_use: 409,
+  options_in_use: 409,
   product_archived: 409,
   endpoint_disabled: 409,
   idempotency_key_in_progress: 409,

@@ -71,7 +71,7 @@ async function catalog(s: StoreFixture) {
   const withParts = await createProduct(t, s, { name: 'With variants and SEO', price: 20, category_slugs: ['shirts'], status: 'archived' });
   const variants = await t.request('PUT', `${productPath(s.storeId, withParts.id)}/variants`, {
     token: s.ownerToken,
-    body: { variants: [{ sku: 'V-1', options: { size: 'S', colour: 'red' } }, { sku: 'V-2', title: 'Large', options: { size: 'L' }, price: 21.5, inventory_quantity: 4 }] },
+    body: { variants: [{ sku: 'V-1', options: { size: 'S', colour: 'red' } }, { sku: 'V-2', title: 'Large', options: { size: 'L', colour: 'red' }, price: 21.5, inventory_quantity: 4 }] },
   });
   expect(variants.status).toBe(200);
   const seo = await t.request('PUT', `${productPath(s.storeId, withParts.id)}/seo`, {

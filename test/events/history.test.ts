@@ -180,7 +180,9 @@ describe("a product's parts: variants, SEO, images", () => {
     const [, replaced, seoEvent, added, gone] = events;
     expect(replaced.data.variants.map((v: any) => v.sku)).toEqual([`V-${id}-1`, `V-${id}-2`]);
     expect(replaced.data.variants[1]).toMatchObject({ price: 95, options: { Size: 'L' } });
-    expect(replaced.changes.map((c: any) => c.field)).toEqual(['variants_count', 'variants']);
+    // The product had no options: the replace gave it those its variants name.
+    expect(replaced.changes.map((c: any) => c.field)).toEqual(['options', 'variants_count', 'variants']);
+    expect(replaced.data.options).toEqual([{ name: 'Size', values: ['M', 'L'] }]);
     expect(seoEvent.changes).toEqual([{ field: 'seo', previous: null, next: expect.objectContaining({ title: 'Trail runner' }) }]);
     expect(added.data.images).toEqual([expect.objectContaining({ id: image.id, url: image.url, position: 0 })]);
     expect(gone.data.images).toEqual([]);

@@ -9,6 +9,9 @@ import { startTestServer, type TestResponse, type TestServer } from '../helpers/
 let t: TestServer;
 let a: StoreFixture;
 let productId: string;
+/** A product with options and one variant, for the option and bulk variant routes. */
+let optionsProductId: string;
+let variantId: string;
 let endpointId: string;
 /** A live secret key of store a that may write its catalog: the public twins of the product routes take it. */
 let partnerKey: string;
@@ -18,6 +21,10 @@ beforeAll(async () => {
   a = await createStoreFixture();
   const created = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken, body: { name: 'Base', price: 1, category_slugs: ['shoes'] } });
   productId = created.body.data.id;
+  const withOptions = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken, body: { name: 'Tee', price: 1, category_slugs: ['shoes'] } });
+  optionsProductId = withOptions.body.data.id;
+  const variants = await t.request('PUT', `/api/v1/merchant/stores/${a.storeId}/products/${optionsProductId}/variants`, { token: a.ownerToken, body: { variants: [{ sku: 'tee-s', options: { Size: 'S' } }] } });
+  variantId = variants.body.data[0].id;
   // A public URL that does not resolve here: accepted (delivery checks it again), and nothing is ever sent.
   const endpoint = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints`, { token: a.ownerToken, body: { url: 'https://hooks.partner.example/base', event_types: ['*'] } });
   endpointId = endpoint.body.data.id;
@@ -54,6 +61,24 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     valid: () => ({ variants: [{ sku: 'ok-1' }] }),
     nest: (extra) => ({ variants: [{ sku: 'ok-1' }, { sku: 'ok-2', ...extra }] }),
     prefix: 'variants.1.',
+  },
+  updateProductVariants: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${optionsProductId}/variants`,
+    valid: () => ({ variants: [{ id: variantId, inventory_quantity: 1 }] }),
+    nest: (extra) => ({ variants: [{ id: variantId, ...extra }] }),
+    prefix: 'variants.0.',
+  },
+  generateProductVariants: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${optionsProductId}/variants/generate`,
+    valid: () => ({ inventory_quantity: 1 }),
+    nest: (extra) => ({ inventory_quantity: 1, ...extra }),
+    prefix: '',
+  },
+  setProductOptions: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${optionsProductId}/options`,
+    valid: () => ({ options: [{ name: 'Size', values: ['S'] }] }),
+    nest: (extra) => ({ options: [{ name: 'Size', values: ['S'], ...extra }] }),
+    prefix: 'options.0.',
   },
   setProductSeo: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}/seo`,
@@ -104,6 +129,9 @@ for (const [twin, merchant] of Object.entries({
   createPublicProduct: 'createProduct',
   updatePublicProduct: 'updateProduct',
   replacePublicProductVariants: 'replaceProductVariants',
+  updatePublicProductVariants: 'updateProductVariants',
+  generatePublicProductVariants: 'generateProductVariants',
+  setPublicProductOptions: 'setProductOptions',
   setPublicProductSeo: 'setProductSeo',
 })) {
   const route = BODY_ROUTES[merchant];
@@ -199,8 +227,8 @@ describe('type errors: validation_failed with the field named, never GraphQL wor
 
   it('writes nothing', async () => {
     const list = await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/products`, { token: a.ownerToken });
-    // The base product (renamed y by the update routes) and one x from each create route's valid body (merchant and public).
-    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['x', 'x', 'y']);
+    // The base product (renamed y by the update routes), the product with options, and one x from each create route's valid body (merchant and public).
+    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['Tee', 'x', 'x', 'y']);
   });
 });
 

@@ -26,6 +26,11 @@ export const CAPABILITIES = {
   readCatalog: { permissions: ['manage_products'], scopes: ['products:read', 'products:write'] },
   /** Creating, changing and deleting products and their variants, images and SEO records. */
   changeCatalog: { permissions: ['manage_products'], scopes: ['products:write'] },
+  /**
+   * A variant's cost (what the merchant pays): the store's staff who manage products, never a public credential
+   * (API key, OAuth token, publishable key), whatever its scopes.
+   */
+  readCost: { permissions: ['manage_products'], scopes: [] },
   /** The catalog's settings and tools, for the dashboard only: categories, description generation, the test catalog. */
   manageCatalog: { permissions: ['manage_products'], scopes: [] },
   /** The storefront view: active products without inventory counts. */

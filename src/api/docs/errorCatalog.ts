@@ -267,13 +267,18 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   attribute_values_missing: {
     meaning: 'The product type change makes an attribute required while products of the type (or their variants) have no value for it; `attributes` names them and `products` counts the products.',
-    action: 'Send a `default` with each newly required attribute (it is set on the products that lack a value), or set the values on those products first.',
+    action: 'Send a `default_value` with each newly required attribute (it is set on the products that lack a value), or set the values on those products first.',
     example: '4 product(s) of the type lack a value of the required attribute(s) material; give a default for each',
   },
   product_type_in_use: {
     meaning: 'The product type cannot be deleted while products (of the live or the test catalog) have it; `products` counts them.',
     action: 'Give those products another product type or none first (which drops their attribute values), then delete it.',
     example: 'The product type "Shirts" is the type of 12 product(s) (test catalog included); give them another type or none first',
+  },
+  options_in_use: {
+    meaning: "A change of a product's options would leave variants without a value (a value removed) or with another variant's combination (an option removed); `variants` lists them with their id, SKU, options and the reason.",
+    action: 'Change or delete those variants first, or send the same request with delete_variants=true to delete them in the same write.',
+    example: '2 variant(s) use option values this write removes or would share one combination: TEE-XL-RED, TEE-XL-BLUE. Send delete_variants=true to delete them in the same write',
   },
   limit_exceeded: {
     meaning: 'The write would take the store past one of the catalog\'s published limits (docs/limits.md); `limit_name` names it and `limit` is its maximum.',

@@ -57,6 +57,15 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   listProductVariants: {
     description: `The product's variants ordered by \`position\`, with SKU, price, inventory and options. ${STORE_PATH}`,
   },
+  updateProductVariants: {
+    description: `Updates many variants of the product by id in one write (one version, one \`product.variants_updated\` event): each item is \`{"id", ...fields}\`, fields left out are kept and null clears a nullable one. Every error of every item comes at once, named \`variants.N.field\` (\`unknown_variant\` for an id the product does not have). Options must be the product's (\`unknown_option\`, \`unknown_option_value\`, \`missing_option\`). \`cost\` is shown to dashboard users only. ${STORE_PATH}`,
+  },
+  generateProductVariants: {
+    description: `Creates every combination of the product's options that no variant has yet, in one write, after the existing variants, with optional defaults (\`price\`, \`inventory_quantity\`, \`sku_pattern\`). Answers 201 with the created variants and \`meta.created\` (200 with none when every combination exists). More than 2,048 variants in all is 422 \`limit_exceeded\`; a generated SKU already used in the store is 409 \`sku_taken\`; nothing is written then. ${STORE_PATH}`,
+  },
+  setProductOptions: {
+    description: `Sets the product's options, \`[{"name", "values"}]\` in order (at most 5 options of 100 values). An entry with \`renamed_from\` (or the same name in another case) renames an option, \`renamed_values\` renames values: the variants follow in the same write. An option added gives existing variants its first value. Removing a value variants use, or an option whose removal leaves two variants with one combination, is 409 \`options_in_use\` listing them, unless \`delete_variants=true\` deletes them (the first by position stays). ${STORE_PATH}`,
+  },
   setProductSeo: {
     description: `Replaces the product's SEO record (title, description, slug, canonical URL, Open Graph image, noindex); fields left out are cleared. Slugs are unique within the store. ${STORE_PATH}`,
   },
@@ -115,7 +124,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   publishPublicProduct: { description: `Sets the status to \`active\` (idempotent; an archived product is 409 \`product_archived\`). ${PUBLIC_STORE}`, scopes: WRITE },
   unpublishPublicProduct: { description: `Sets the status back to \`draft\` (idempotent). ${PUBLIC_STORE}`, scopes: WRITE },
   replacePublicProductVariants: { description: `Replaces the product's whole variant set in one transaction; SKUs are unique in the store and mode. ${PUBLIC_STORE}`, scopes: WRITE },
-  listPublicProductVariants: { description: `The product's variants ordered by position. ${PUBLIC_STORE}`, scopes: READ },
+  listPublicProductVariants: { description: `The product's variants ordered by position (never their \`cost\`). ${PUBLIC_STORE}`, scopes: READ },
+  updatePublicProductVariants: { description: `Updates many variants of the product by id in one write (fields left out are kept). Never shows \`cost\`. ${PUBLIC_STORE}`, scopes: WRITE },
+  generatePublicProductVariants: { description: `Creates every missing combination of the product's options as variants, in one write. ${PUBLIC_STORE}`, scopes: WRITE },
+  setPublicProductOptions: { description: `Sets the product's options; renames are carried to its variants (\`delete_variants=true\` deletes the variants a removal leaves without a value). ${PUBLIC_STORE}`, scopes: WRITE },
   setPublicProductSeo: { description: `Replaces the product's SEO record; fields left out are cleared. ${PUBLIC_STORE}`, scopes: WRITE },
   uploadPublicProductImage: { description: `Uploads a JPEG, PNG or WebP image (multipart/form-data), optionally attached to a product. ${PUBLIC_STORE}`, scopes: WRITE },
   removePublicProductImage: { description: `Takes an image off its product; the product's version moves on. ${PUBLIC_STORE}`, scopes: WRITE },

@@ -1,20 +1,55 @@
-/** GraphQL type and operations for product variants: list and replace. */
+/** GraphQL type and operations for product variants: list, replace, update by id, generate. */
 
-import { listVariants, replaceVariants, VariantInput as VariantRules } from '../services/variants';
+import type { ArgBuilder, InputFieldBuilder, SchemaTypes } from '@pothos/core';
+import { allows } from '../../access/auth/authorization';
+import {
+  generateVariants,
+  listVariants,
+  replaceVariants,
+  updateVariants,
+  VariantInput as VariantRules,
+  VariantPatchInput as VariantPatchRules,
+  WEIGHT_UNITS,
+} from '../services/variants';
 import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
+
+type SchemaTypesOf<B> = B extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
+
+const WeightUnit = builder.enumType('WeightUnit', { values: WEIGHT_UNITS });
+
+const VariantWeight = builder.objectRef<{ value: number; unit: (typeof WEIGHT_UNITS)[number] }>('VariantWeight').implement({
+  fields: (t) => ({ value: t.exposeFloat('value', { description: 'Greater than 0, at most 3 decimals' }), unit: t.expose('unit', { type: WeightUnit }) }),
+});
 
 builder.prismaObject('Variant', {
   fields: (t) => ({
     id: t.exposeID('id'),
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
-    options: t.expose('options', { type: 'JSON', description: 'Option name to value, e.g. {"Color": "Red", "Size": "M"}' }),
+    options: t.expose('options', { type: 'JSON', description: "Option name to value, one of each of the product's options, e.g. {\"Color\": \"Red\", \"Size\": \"M\"}" }),
     price: t.expose('price', { type: 'Decimal', nullable: true, description: "Overrides the product's price; null: the product's price applies" }),
+    compareAtPrice: t.expose('compareAtPrice', { type: 'Decimal', nullable: true, description: 'The "was" price: above the price the variant sells at when set' }),
+    cost: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { cost: true, storeId: true },
+      description: "What the merchant pays for the variant. Only the store's staff with manage_products see it; null for anyone else.",
+      resolve: (v, _args, ctx) => (allows(ctx.principal, 'readCost', v.storeId) ? v.cost : null),
+    }),
     inventoryQuantity: t.exposeInt('inventoryQuantity'),
     position: t.exposeInt('position'),
+    barcode: t.exposeString('barcode', { nullable: true, description: 'GTIN-8, -12, -13 or -14' }),
+    weight: t.field({
+      type: VariantWeight,
+      nullable: true,
+      select: { weightValue: true, weightUnit: true },
+      resolve: (v) => (v.weightValue == null || v.weightUnit == null ? null : { value: Number(v.weightValue), unit: v.weightUnit }),
+    }),
+    imageId: t.exposeID('imageId', { nullable: true, description: "One of the product's images; cleared when that image is deleted" }),
+    attributes: t.expose('attributes', { type: 'JSON', description: 'Variant attribute values by attribute code' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -24,20 +59,64 @@ builder.prismaObjectField('Product', 'variants', (t) =>
   t.relation('variants', { query: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] }, description: 'Ordered by position' }),
 );
 
+const WeightInput = builder.inputType('WeightInput', {
+  fields: (t) => ({ value: t.float({ required: true, description: 'Greater than 0, at most 3 decimals' }), unit: t.field({ type: WeightUnit, required: true }) }),
+});
+
+/** The writable fields of a variant, shared by the replace and the update inputs. */
+const variantFields = (t: InputFieldBuilder<SchemaTypesOf<typeof builder>, 'InputObject'>) => ({
+  title: t.string(),
+  options: t.field({ type: 'JSON', description: "Option name to value (strings): one value of each of the product's options; the combination is unique per product" }),
+  price: t.field({ type: 'Decimal', description: "null: the product's price" }),
+  inventoryQuantity: t.int(),
+  position: t.int(),
+  barcode: t.string({ description: 'GTIN-8, -12, -13 or -14 with a valid check digit (invalid_barcode)' }),
+  compareAtPrice: t.field({ type: 'Decimal', description: 'Above the price the variant sells at, its own or else the product\'s (compare_at_price_not_above_price)' }),
+  cost: t.field({ type: 'Decimal', description: 'What the merchant pays; shown only to staff with manage_products' }),
+  weight: t.field({ type: WeightInput }),
+  imageId: t.id({ description: "One of the product's own images (unknown_image)" }),
+  attributes: t.field({ type: 'JSON', description: 'Variant attribute values by attribute code (an object)' }),
+});
+
 const VariantInput = builder.inputType('VariantInput', {
   extensions: inputRules((v) => fieldErrorsOf(VariantRules, defined(v))),
   fields: (t) => ({
     sku: t.string({ required: true, description: 'Unique within the store' }),
-    title: t.string(),
-    options: t.field({ type: 'JSON', description: 'Option name to value (strings); the combination is unique per product' }),
-    price: t.field({ type: 'Decimal', description: "Omit or null to use the product's price" }),
-    inventoryQuantity: t.int(),
+    ...variantFields(t),
     position: t.int({ description: 'Defaults to the index in the list' }),
+  }),
+});
+
+const VariantPatchInput = builder.inputType('VariantPatchInput', {
+  extensions: inputRules((v) => fieldErrorsOf(VariantPatchRules, v)),
+  description: 'A variant to change, by id: fields left out are kept; null clears price, barcode, compareAtPrice, cost, weight and imageId (and is refused elsewhere).',
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    sku: t.string({ description: 'Unique within the store' }),
+    ...variantFields(t),
+  }),
+});
+
+const GenerateVariantsInput = builder.inputType('GenerateVariantsInput', {
+  fields: (t) => ({
+    price: t.field({ type: 'Decimal', description: "Price of each new variant; default null: the product's price" }),
+    inventoryQuantity: t.int({ description: 'Inventory of each new variant; default 0' }),
+    skuPattern: t.string({
+      description:
+        'SKU of each new variant: {product} (the product id up to its first hyphen, in capitals), {position}, and {<option name>} (its value; names without case). Default: {product}-{<first option>}-{<second option>}…',
+    }),
   }),
 });
 
 /** GraphQL null means "not sent". */
 const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
+
+const productArgs = (t: ArgBuilder<SchemaTypesOf<typeof builder>>) => ({
+  storeId: t.id({ required: true }),
+  mode: t({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+  productId: t.id({ required: true }),
+  expectedVersion: t.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
+});
 
 builder.queryField('productVariants', (t) =>
   t.prismaField({
@@ -49,19 +128,32 @@ builder.queryField('productVariants', (t) =>
   }),
 );
 
-builder.mutationField('replaceProductVariants', (t) =>
-  t.prismaField({
+builder.mutationFields((t) => ({
+  replaceProductVariants: t.prismaField({
     type: ['Variant'],
-    description: 'Replaces the whole variant set of a product in one transaction (an empty list removes all). Variants keep their id when their SKU stays.',
-    args: {
-      storeId: t.arg.id({ required: true }),
-      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
-      productId: t.arg.id({ required: true }),
-      variants: t.arg({ type: [VariantInput], required: true }),
-      expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
-    },
+    description:
+      "Replaces the whole variant set of a product in one transaction (an empty list removes all). Variants keep their id when their SKU stays. Option names and values the product does not have yet are added to its options; every variant names one value of each option.",
+    args: { ...productArgs(t.arg), variants: t.arg({ type: [VariantInput], required: true }) },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) =>
       replaceVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants.map(defined), query, { expectedVersion: args.expectedVersion }),
   }),
-);
+  updateProductVariants: t.prismaField({
+    type: ['Variant'],
+    description:
+      'Updates many variants of a product by id in one write (one version, one product.variants_updated event): fields left out are kept. Every error of every item at once. Answers the named variants in the order named.',
+    args: { ...productArgs(t.arg), variants: t.arg({ type: [VariantPatchInput], required: true }) },
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
+    // Nulls go through: null clears a nullable field and is refused for the others.
+    resolve: (query, _root, args, ctx) => updateVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants, query, { expectedVersion: args.expectedVersion }),
+  }),
+  generateProductVariants: t.prismaField({
+    type: ['Variant'],
+    description:
+      "Creates every combination of the product's options that no variant has yet, in one write, after the existing variants; answers the created variants. Over the variants-per-product limit: limit_exceeded; a generated SKU already used in the store: sku_taken; nothing is written then.",
+    args: { ...productArgs(t.arg), input: t.arg({ type: GenerateVariantsInput }) },
+    authScopes: (_root, args) => capability('changeCatalog', args.storeId),
+    resolve: (query, _root, args, ctx) =>
+      generateVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, defined(args.input ?? {}), query, { expectedVersion: args.expectedVersion }),
+  }),
+}));

@@ -1,5 +1,6 @@
 /** OpenAPI fragments of the merchant product routes. */
 
+import { CATALOG_LIMITS } from '../limits';
 import { PRODUCT_STATUSES } from '../services/products';
 import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';
@@ -74,6 +75,7 @@ const Product = {
       unpublish_at: null,
       category_slugs: ['shirts'],
       tags: ['organic', 'summer'],
+      options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
       product_type_id: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d',
       attributes: { material: 'cotton' },
       variants_count: 3,
@@ -96,7 +98,7 @@ const Product = {
       seo: null,
     },
   ],
-  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'product_type_id', 'attributes', 'variants_count', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'options', 'product_type_id', 'attributes', 'variants_count', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),
     name: writableFields.name,
@@ -113,6 +115,16 @@ const Product = {
     // A read shows what is stored: a product made outside the API (a database restore, say) may have none.
     category_slugs: { type: 'array', items: writableFields.category_slugs.items, description: 'Sorted; at least one for every product created or updated through the API' },
     tags: writableFields.tags,
+    options: ro({
+      type: 'array',
+      maxItems: CATALOG_LIMITS.optionsPerProduct,
+      items: {
+        type: 'object',
+        required: ['name', 'values'],
+        properties: { name: { type: 'string' }, values: { type: 'array', maxItems: CATALOG_LIMITS.valuesPerOption, items: { type: 'string' } } },
+      },
+      description: 'The options that define the variants, in order: each variant names one value of each. Managed through PUT /products/{productId}/options',
+    }),
     product_type_id: writableFields.product_type_id,
     attributes: writableFields.attributes,
     variants_count: ro({ type: 'integer', minimum: 0 }),

@@ -40,15 +40,15 @@ export function listFilterOf(query: URLSearchParams) {
 
 const etag = (p: Record<string, any>) => `"v${p.version}"`;
 
-function productResponse(p: Record<string, any>, status = 200, extra: Record<string, string> = {}) {
+export function productResponse(p: Record<string, any>, status = 200, extra: Record<string, string> = {}) {
   return { status, body: { data: restProduct(p) }, headers: { ETag: etag(p), ...extra } };
 }
 
 /** Fields a client may send back from a GET that are not writable; ignored on update. */
-const READ_ONLY = ['id', 'currency', 'is_active', 'published_at', 'created_at', 'updated_at', 'variants_count', 'seo', 'images', 'version'];
+const READ_ONLY = ['id', 'currency', 'is_active', 'published_at', 'created_at', 'updated_at', 'variants_count', 'options', 'seo', 'images', 'version'];
 
 /** Expected version from If-Match (`"v3"`) or the body's `version`; both present and different: 412. */
-function expectedVersion(r: RestRequest, body: Record<string, unknown>): number | undefined {
+export function expectedVersion(r: RestRequest, body: Record<string, unknown>): number | undefined {
   const header = r.req.headers['if-match'];
   let fromHeader: number | undefined;
   if (header && header.trim() !== '*') {

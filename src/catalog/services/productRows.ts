@@ -47,6 +47,7 @@ const COLUMNS: Record<string, string> = {
   publishAt: 'publish_at',
   unpublishAt: 'unpublish_at',
   tags: 'tags',
+  options: 'options',
   productTypeId: 'product_type_id',
   attributes: 'attributes',
   searchText: 'search_text',

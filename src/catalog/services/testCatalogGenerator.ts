@@ -25,7 +25,7 @@ import { isUuid } from '../../kernel/ids';
 import { withIncludes } from '../../platform/db/queryMerge';
 import { parseInput } from '../../platform/validation';
 import { emitProductEvent, searchText } from './products';
-import { optionsKey } from './variants';
+import { optionsKey } from './options';
 import { PRODUCT_VIEW_INCLUDE } from './views';
 
 /** Products one call makes. */

@@ -1,75 +1,149 @@
-/** The variant service: a product's variants, validated and replaced as a whole. */
+/** The variant service: a product's variants, replaced as a whole, updated by id, or generated from its options. */
 
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
-import { transaction } from '../../platform/outbox/outbox';
+import { isValidGtin } from '../../kernel/gtin';
+import { transaction, type TransactionContext } from '../../platform/outbox/outbox';
+import { deleteVariants, insertVariants } from './variantRows';
 import { AppError, type FieldError, notFound, validationError } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
+import { CATALOG_LIMITS, limitExceeded } from '../limits';
 import { catalogOf } from './catalogScope';
 import { PRODUCT_VIEW_INCLUDE } from './views';
 import { emitProductEvent, isUuid, Price, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
 import { withIncludes } from '../../platform/db/queryMerge';
 import { variantView } from './views';
 import { parseInput, withOpaqueKeysInMessages } from '../../platform/validation';
+import { extendOptions, OptionName, optionsKey, optionsOf, OptionValue, type ProductOption, sameOptions, TOO_MANY_OPTIONS, variantOptionErrors } from './options';
 
-export const MAX_VARIANTS_PER_PRODUCT = 100;
-const MAX_OPTIONS = 10;
+const { variantsPerProduct } = CATALOG_LIMITS;
+export const MAX_VARIANTS_PER_PRODUCT = variantsPerProduct;
+const TOO_MANY_VARIANTS = `at most ${variantsPerProduct} variants per product (limit variants_per_product)`;
 const MAX_INT = 2_147_483_647;
+export const WEIGHT_UNITS = ['g', 'kg', 'oz', 'lb'] as const;
 
 type VariantQuery = { include?: Prisma.VariantInclude; select?: Prisma.VariantSelect };
 
-const OptionName = z
+const Barcode = z
   .string()
-  .max(64)
-  .regex(/^\S(.*\S)?$/s, 'option names must not be empty or start/end with whitespace');
+  .trim()
+  .refine(isValidGtin, { message: 'must be a GTIN-8, -12, -13 or -14 (digits only) with a valid check digit', params: { code: 'invalid_barcode' } });
+
+const Weight = z.object({
+  value: z
+    .number()
+    .positive('must be greater than 0')
+    .max(999_999_999.999)
+    .refine((v) => /^\d+(\.\d{1,3})?$/.test(String(v)), 'must have at most 3 decimals'),
+  unit: z.enum(WEIGHT_UNITS),
+});
+
+/** Every writable field of a variant, as a patch may send it: nullable ones clear with null. */
+const VariantFields = {
+  sku: z.string().trim().min(1, 'must not be empty').max(100),
+  title: z.string().trim().max(255),
+  options: z.record(OptionName, OptionValue).refine((o) => Object.keys(o).length <= CATALOG_LIMITS.optionsPerProduct, TOO_MANY_OPTIONS),
+  /** Overrides the product price when set; null means "the product's price". */
+  price: Price.nullable(),
+  inventoryQuantity: z.number().int().min(0).max(MAX_INT),
+  position: z.number().int().min(0).max(MAX_INT),
+  barcode: Barcode.nullable(),
+  /** The "was" price shown struck through: above the variant's price (its own, else the product's). */
+  compareAtPrice: Price.nullable(),
+  /** What the merchant pays; only readCost sees it. */
+  cost: Price.nullable(),
+  weight: Weight.nullable(),
+  imageId: z.string().nullable(),
+  /** Variant-level attribute values by attribute code; their types are checked by checkVariantAttributes. */
+  attributes: z.record(z.string(), z.json()),
+};
 
 export const VariantInput = z.object({
-  sku: z.string().trim().min(1, 'must not be empty').max(100),
-  title: z.string().trim().max(255).default(''),
-  options: z
-    .record(OptionName, z.string().trim().min(1, 'option values must not be empty').max(255))
-    .refine((o) => Object.keys(o).length <= MAX_OPTIONS, `at most ${MAX_OPTIONS} options`)
-    .default({}),
-  /** Overrides the product price when set; null means "the product's price". */
-  price: Price.nullish(),
-  inventoryQuantity: z.number().int().min(0).max(MAX_INT).default(0),
-  position: z.number().int().min(0).max(MAX_INT).optional(),
+  ...VariantFields,
+  title: VariantFields.title.default(''),
+  options: VariantFields.options.default({}),
+  price: VariantFields.price.optional(),
+  inventoryQuantity: VariantFields.inventoryQuantity.default(0),
+  position: VariantFields.position.optional(),
+  barcode: VariantFields.barcode.optional(),
+  compareAtPrice: VariantFields.compareAtPrice.optional(),
+  cost: VariantFields.cost.optional(),
+  weight: VariantFields.weight.optional(),
+  imageId: VariantFields.imageId.optional(),
+  attributes: VariantFields.attributes.default({}),
 });
 
-const ReplaceInput = z.object({
-  variants: z.array(VariantInput).max(MAX_VARIANTS_PER_PRODUCT, `at most ${MAX_VARIANTS_PER_PRODUCT} variants per product`),
-});
+/** One item of a bulk update: the variant's id and the fields to change; fields left out are kept. */
+export const VariantPatchInput = z.object({ id: z.string(), ...VariantFields }).partial().required({ id: true });
 
-/** Canonical JSON of an option map (keys sorted by code point), the value of the (product, options) uniqueness. */
-export function optionsKey(options: Record<string, string>): string {
-  const keys = Object.keys(options).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, options[k]])));
-}
+const ReplaceInput = z.object({ variants: z.array(VariantInput).max(variantsPerProduct, TOO_MANY_VARIANTS) });
+const PatchInput = z.object({ variants: z.array(VariantPatchInput).min(1, 'must name at least one variant').max(variantsPerProduct, TOO_MANY_VARIANTS) });
+
+const OPAQUE_KEYS = /^(variants\.\d+\.(?:options|attributes))\.(.*)$/s;
 
 export function parseVariants(input: unknown) {
-  const { variants } = withOpaqueKeysInMessages(() => parseInput(ReplaceInput, { variants: input }), /^(variants\.\d+\.options)\.(.*)$/s);
+  const { variants } = withOpaqueKeysInMessages(() => parseInput(ReplaceInput, { variants: input }), OPAQUE_KEYS);
   const rows = variants.map((v, i) => ({ ...v, optionsKey: optionsKey(v.options), position: v.position ?? i }));
-  const errors: FieldError[] = [];
-  const firstSku = new Map<string, number>();
-  const firstCombo = new Map<string, number>();
-  rows.forEach((v, i) => {
-    const sameSku = firstSku.get(v.sku);
-    if (sameSku !== undefined) errors.push({ field: `variants.${i}.sku`, code: 'duplicate_sku', message: `SKU "${v.sku}" is also used by variants.${sameSku}` });
-    else firstSku.set(v.sku, i);
-    const sameCombo = firstCombo.get(v.optionsKey);
-    if (sameCombo !== undefined) {
-      errors.push({ field: `variants.${i}.options`, code: 'duplicate_options', message: `the option combination ${v.optionsKey} is also used by variants.${sameCombo}` });
-    } else firstCombo.set(v.optionsKey, i);
-  });
+  const errors = [...duplicateErrors(rows.map((v, i) => ({ ...v, field: `variants.${i}` })))];
   if (errors.length) throw validationError(errors);
   return rows;
 }
 
-type ComparedVariant = { sku: string; title: string; optionsKey: string; price?: { toString(): string } | string | null; inventoryQuantity: number; position: number };
+type CheckedVariant = ReturnType<typeof parseVariants>[number];
+
+/** The same SKU or the same option combination twice in one set, each named at its later place. */
+function duplicateErrors(variants: { sku: string; optionsKey: string; field: string }[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const firstSku = new Map<string, string>();
+  const firstCombo = new Map<string, string>();
+  for (const v of variants) {
+    const sameSku = firstSku.get(v.sku);
+    if (sameSku !== undefined) errors.push({ field: `${v.field}.sku`, code: 'duplicate_sku', message: `SKU "${v.sku}" is also used by ${sameSku}` });
+    else firstSku.set(v.sku, v.field);
+    const sameCombo = firstCombo.get(v.optionsKey);
+    if (sameCombo !== undefined) errors.push({ field: `${v.field}.options`, code: 'duplicate_options', message: `the option combination ${v.optionsKey} is also used by ${sameCombo}` });
+    else firstCombo.set(v.optionsKey, v.field);
+  }
+  return errors;
+}
+
+type Money = { toString(): string } | string | null | undefined;
+const moneyValue = (v: Money) => (v == null ? null : Number(v.toString()));
+
+type ComparedVariant = {
+  sku: string;
+  title: string;
+  optionsKey: string;
+  price?: Money;
+  inventoryQuantity: number;
+  position: number;
+  barcode?: string | null;
+  compareAtPrice?: Money;
+  cost?: Money;
+  weight?: { value: number; unit: string } | null;
+  weightValue?: Money;
+  weightUnit?: string | null;
+  imageId?: string | null;
+  attributes?: unknown;
+};
 /** A variant as a replace would write it: prices by value (21.5 and "21.50" are one price), options by their canonical key. */
-const variantKey = (v: ComparedVariant) => JSON.stringify([v.sku, v.title, v.optionsKey, v.price == null ? null : Number(v.price.toString()), v.inventoryQuantity, v.position]);
+const variantKey = (v: ComparedVariant) =>
+  JSON.stringify([
+    v.sku,
+    v.title,
+    v.optionsKey,
+    moneyValue(v.price),
+    v.inventoryQuantity,
+    v.position,
+    v.barcode ?? null,
+    moneyValue(v.compareAtPrice),
+    moneyValue(v.cost),
+    v.weight !== undefined ? (v.weight && [v.weight.value, v.weight.unit]) : v.weightValue == null ? null : [moneyValue(v.weightValue), v.weightUnit],
+    v.imageId ?? null,
+    optionsKey((v.attributes ?? {}) as Record<string, string>),
+  ]);
 
 /** Whether the product's variants already are those parseVariants checked, whatever the order either lists them in (a variant carries its position). */
 export function sameVariants(current: ComparedVariant[], wanted: ComparedVariant[]): boolean {
@@ -88,14 +162,8 @@ export async function listVariants(ctx: RequestContext, storeId: string, product
   return ctx.db.variant.findMany({ ...query, where: { productId }, orderBy: ORDER });
 }
 
-/**
- * Replaces the product's whole variant set in one transaction. A variant whose
- * SKU was already on the product keeps its id and created_at, so references to
- * it survive a replace. The product's search text gains the SKUs and its
- * version is bumped (an If-Match taken before the replace is stale after it).
- */
 /** The columns of a variant row from its checked input (replaceVariants, the bulk import). */
-export function variantRow(storeId: string, productId: string, mode: Mode, v: ReturnType<typeof parseVariants>[number]) {
+export function variantRow(storeId: string, productId: string, mode: Mode, v: CheckedVariant) {
   return {
     storeId,
     productId,
@@ -107,26 +175,95 @@ export function variantRow(storeId: string, productId: string, mode: Mode, v: Re
     price: v.price ?? null,
     inventoryQuantity: v.inventoryQuantity,
     position: v.position,
+    barcode: v.barcode ?? null,
+    compareAtPrice: v.compareAtPrice ?? null,
+    cost: v.cost ?? null,
+    weightValue: v.weight?.value ?? null,
+    weightUnit: v.weight?.unit ?? null,
+    imageId: v.imageId ?? null,
+    attributes: v.attributes as Prisma.InputJsonValue,
   };
 }
 
+/**
+ * The hook for the product type's variant attributes: the errors of a variant's `attributes` (field
+ * `<variant>.attributes.<code>`). Until product types check them, any JSON object passes.
+ */
+export function checkVariantAttributes(_product: { productTypeId: string | null }, _attributes: Record<string, unknown>, _field: string): FieldError[] {
+  return [];
+}
+
+/** A variant as the rules that need its product see it (its merged state, for a patch). */
+interface VariantToCheck {
+  field: string;
+  price?: Money;
+  compareAtPrice?: Money;
+  imageId?: string | null;
+  attributes?: Record<string, unknown>;
+}
+
+/**
+ * The rules a variant keeps to its product, all errors at once: a compare-at price above the price it sells
+ * at (its own, else the product's), an image of the product's own, attributes of its type.
+ */
+async function productRuleErrors(t: TransactionContext, product: { id: string; price: Money; productTypeId: string | null }, variants: VariantToCheck[]) {
+  const errors: FieldError[] = [];
+  const wantedImages = [...new Set(variants.flatMap((v) => (v.imageId ? [v.imageId] : [])))];
+  const images = wantedImages.length
+    ? new Set((await t.tx.productImage.findMany({ where: { productId: product.id, id: { in: wantedImages.filter(isUuid) } }, select: { id: true } })).map((i) => i.id))
+    : new Set<string>();
+  for (const v of variants) {
+    const compareAt = moneyValue(v.compareAtPrice);
+    const price = moneyValue(v.price) ?? moneyValue(product.price)!;
+    if (compareAt !== null && compareAt <= price) {
+      errors.push({ field: `${v.field}.compareAtPrice`, code: 'compare_at_price_not_above_price', message: `must be greater than the price the variant sells at (${price})` });
+    }
+    if (v.imageId && !images.has(v.imageId)) errors.push({ field: `${v.field}.imageId`, code: 'unknown_image', message: 'is not an image of this product' });
+    errors.push(...checkVariantAttributes(product, v.attributes ?? {}, `${v.field}.attributes`));
+  }
+  return errors;
+}
+
+/** The parts a variant write reads of its product before writing: its count (the event's variants_count). */
+const BEFORE_PARTS = { _count: PRODUCT_VIEW_INCLUDE._count };
+
+/**
+ * Replaces the product's whole variant set in one transaction. A variant whose
+ * SKU was already on the product keeps its id and created_at, so references to
+ * it survive a replace. Option names and values the product does not declare
+ * yet are added to its options (extendOptions); every variant must then name
+ * one value of each. The product's search text gains the SKUs and its
+ * version is bumped (an If-Match taken before the replace is stale after it).
+ */
 export async function replaceVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
   const rows = parseVariants(input);
   if (!isUuid(productId)) throw notFound('Product');
   const skus = rows.map((v) => v.sku);
   try {
     return await transaction(ctx, async (t) => {
-      const before = await productBeforeWrite(t, storeId, productId, { _count: PRODUCT_VIEW_INCLUDE._count });
+      const before = await productBeforeWrite(t, storeId, productId, BEFORE_PARTS);
       requireVersion(before, opts.expectedVersion);
+      const declared = optionsOf(before.options);
+      const fields = rows.map((v, i) => ({ ...v, field: `variants.${i}` }));
+      const extended = extendOptions(declared, fields.map((v) => ({ options: v.options, field: `${v.field}.options` })));
+      // A name or value the options could not take is reported by extendOptions; what is left is a missing option.
+      const missing = fields.flatMap((v) => variantOptionErrors(extended.options, v.options, `${v.field}.options`).filter((e) => e.code === 'missing_option'));
+      const errors = [...extended.errors, ...missing];
+      errors.push(...(await productRuleErrors(t, before, fields)));
+      if (errors.length) throw validationError(errors);
       let previous: Awaited<ReturnType<typeof t.tx.variant.findMany>> = [];
-      const after = await writeProductVersion(t, before, { searchText: searchText(before, skus) }, {}, async () => {
+      const options = sameOptions(declared, extended.options) ? undefined : (extended.options as unknown as Prisma.InputJsonValue);
+      const after = await writeProductVersion(t, before, { searchText: searchText(before, skus), options }, {}, async () => {
         // The product row is locked now, so concurrent replaces of one product run one after the other.
         previous = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
         const bySku = new Map(previous.map((v) => [v.sku, v]));
         await t.tx.variant.deleteMany({ where: { productId } });
-        await t.tx.variant.createMany({
-          data: rows.map((v) => ({ id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt, ...variantRow(storeId, productId, t.mode, v) })),
-        });
+        await insertVariants(
+          t,
+          storeId,
+          productId,
+          rows.map((v) => ({ ...variantRow(storeId, productId, t.mode, v), id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt })),
+        );
       });
       const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });
       emitProductEvent(t, 'product.variants_replaced', after, {
@@ -142,16 +279,239 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
   }
 }
 
-/** After a rolled-back replace: which requested SKUs another product of the store holds. */
-async function skuConflict(ctx: RequestContext, storeId: string, productId: string, skus: string[]) {
+type VariantRecord = Prisma.VariantGetPayload<object>;
+
+/** A stored variant with a patch applied, as the row to write. */
+function patched(row: VariantRecord, patch: z.output<typeof VariantPatchInput>) {
+  const { updatedAt: _updatedAt, ...kept } = row;
+  const options = patch.options ?? (row.options as Record<string, string>);
+  return {
+    ...kept,
+    sku: patch.sku ?? row.sku,
+    title: patch.title ?? row.title,
+    options,
+    optionsKey: optionsKey(options),
+    price: patch.price !== undefined ? patch.price : row.price,
+    inventoryQuantity: patch.inventoryQuantity ?? row.inventoryQuantity,
+    position: patch.position ?? row.position,
+    barcode: patch.barcode !== undefined ? patch.barcode : row.barcode,
+    compareAtPrice: patch.compareAtPrice !== undefined ? patch.compareAtPrice : row.compareAtPrice,
+    cost: patch.cost !== undefined ? patch.cost : row.cost,
+    weightValue: patch.weight !== undefined ? (patch.weight?.value ?? null) : row.weightValue,
+    weightUnit: patch.weight !== undefined ? (patch.weight?.unit ?? null) : row.weightUnit,
+    imageId: patch.imageId !== undefined ? patch.imageId : row.imageId,
+    attributes: (patch.attributes ?? row.attributes) as Prisma.InputJsonValue,
+  };
+}
+
+/**
+ * Updates many variants of one product by id in one write: each item names a variant and the fields to change
+ * (fields left out are kept, null clears a nullable one). Every error of every item comes at once, named
+ * `variants.N.field`; options must be the product's (unknown_option, unknown_option_value, missing_option).
+ * One version and one product.variants_updated event; items that change nothing write nothing, and a request
+ * that changes nothing makes no version. Answers the named variants in the order named.
+ */
+export async function updateVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
+  const { variants: patches } = withOpaqueKeysInMessages(() => parseInput(PatchInput, { variants: input }), OPAQUE_KEYS);
+  if (!isUuid(productId)) throw notFound('Product');
+  const skus = patches.map((p) => p.sku ?? '');
+  try {
+    return await transaction(ctx, async (t) => {
+      const before = await productBeforeWrite(t, storeId, productId, BEFORE_PARTS);
+      requireVersion(before, opts.expectedVersion);
+      const options = optionsOf(before.options);
+      const previous = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
+      const byId = new Map(previous.map((v) => [v.id, v]));
+      const errors: FieldError[] = [];
+      const named = new Map<string, number>();
+      const merged = new Map<string, ReturnType<typeof patched> & { field: string }>();
+      patches.forEach((p, i) => {
+        const field = `variants.${i}`;
+        const row = byId.get(p.id);
+        if (!row) return errors.push({ field: `${field}.id`, code: 'unknown_variant', message: 'is not a variant of this product' });
+        const first = named.get(p.id);
+        if (first !== undefined) return errors.push({ field: `${field}.id`, code: 'duplicate_variant', message: `is also named by variants.${first}` });
+        named.set(p.id, i);
+        if (p.options) errors.push(...variantOptionErrors(options, p.options, `${field}.options`));
+        merged.set(p.id, { ...patched(row, p), field });
+      });
+      // The whole set after the patch (a SKU or combination may move from one variant to another in one
+      // request), the patched ones last, so that a clash is named at the item that made it.
+      const after = [...previous.filter((v) => !merged.has(v.id)).map((v) => ({ ...v, field: `variant ${v.sku}` })), ...merged.values()];
+      errors.push(...duplicateErrors(after));
+      // Only what the item sends is checked against the product: a compare-at price that a later change of
+      // the product's price overtook does not block an inventory update.
+      const sent = patches.flatMap((p) => {
+        const v = merged.get(p.id);
+        if (!v || named.get(p.id) !== patches.indexOf(p)) return [];
+        const pricing = p.price !== undefined || p.compareAtPrice !== undefined;
+        return [{ field: v.field, price: v.price, compareAtPrice: pricing ? v.compareAtPrice : null, imageId: p.imageId, attributes: p.attributes }];
+      });
+      errors.push(...(await productRuleErrors(t, before, sent)));
+      if (errors.length) throw validationError(errors);
+
+      const changed = [...merged.values()].filter((v) => variantKey(v) !== variantKey(byId.get(v.id)!));
+      const ids = patches.map((p) => p.id);
+      if (changed.length) {
+        const product = await writeProductVersion(t, before, { searchText: searchText(before, after.map((v) => v.sku)) }, {}, async () => {
+          // Written anew (same id and created_at): row-by-row updates could meet the SKU or combination uniqueness
+          // halfway through a swap.
+          await deleteVariants(t, changed.map((v) => v.id));
+          await insertVariants(t, storeId, productId, changed);
+        });
+        const variants = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
+        emitProductEvent(t, 'product.variants_updated', product, {
+          before,
+          extra: { variants: variants.map(variantView) },
+          previousExtra: { variants: previous.map(variantView) },
+        });
+      }
+      const result = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { id: { in: ids } } });
+      const order = new Map(ids.map((id, i) => [id, i]));
+      return result.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    });
+  } catch (e) {
+    if (violatedUniqueIndex(e) === 'variants_store_id_mode_sku_key') throw await skuConflict(ctx, storeId, productId, skus);
+    throw e;
+  }
+}
+
+const GenerateInput = z.object({
+  price: Price.nullish(),
+  inventoryQuantity: VariantFields.inventoryQuantity.optional(),
+  skuPattern: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+});
+export type GenerateVariantsInput = z.input<typeof GenerateInput>;
+
+/** `{product}`: the product's id up to its first hyphen, in capitals; SKUs must be unique in the store. */
+const productCode = (id: string) => id.split('-')[0].toUpperCase();
+
+/** The default SKU pattern: the product's code and each option's value, joined by hyphens ("3F8E2A4C-M-Red"). */
+export const defaultSkuPattern = (options: ProductOption[]) => ['{product}', ...options.map((o) => `{${o.name}}`)].join('-');
+
+/**
+ * A variant's SKU from the pattern: `{product}` is the product's code, `{position}` the variant's position,
+ * and `{<option name>}` (without case) its value of that option; any other `{…}` is an error.
+ */
+function skuRenderer(pattern: string, options: ProductOption[], productId: string) {
+  const unknown: string[] = [];
+  const parts = pattern.split(/(\{[^{}]*\})/).map((part) => {
+    if (!/^\{[^{}]*\}$/.test(part)) {
+      // A brace outside a placeholder is a mistyped one, never part of a SKU.
+      if (/[{}]/.test(part)) unknown.push(part);
+      return () => part;
+    }
+    const name = part.slice(1, -1);
+    if (name === 'product') return () => productCode(productId);
+    if (name === 'position') return (_combo: Record<string, string>, position: number) => String(position);
+    const option = options.find((o) => o.name.toLowerCase() === name.toLowerCase());
+    if (!option) unknown.push(part);
+    return (combo: Record<string, string>) => combo[option?.name ?? ''] ?? '';
+  });
+  return { unknown, render: (combo: Record<string, string>, position: number) => parts.map((p) => p(combo, position)).join('') };
+}
+
+/** Every combination of the options' values, the first option varying slowest (S/Red, S/Blue, M/Red, …). */
+function combinations(options: ProductOption[]): Record<string, string>[] {
+  return options.reduce<Record<string, string>[]>((combos, o) => combos.flatMap((c) => o.values.map((v) => ({ ...c, [o.name]: v }))), [{}]);
+}
+
+/**
+ * Creates every combination of the product's options that no variant has yet, in one write, after the
+ * existing variants (by position), with the defaults given (price null: the product's; inventory 0; SKUs from
+ * the pattern, defaultSkuPattern when none). A product without options has one combination, the empty one
+ * (its default variant). More than variantsPerProduct in all is 422 limit_exceeded; a generated SKU another
+ * variant of the store holds is 409 sku_taken naming them; nothing is written then.
+ */
+export async function generateVariants(ctx: RequestContext, storeId: string, productId: string, input: GenerateVariantsInput, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
+  const data = parseInput(GenerateInput, input);
+  if (!isUuid(productId)) throw notFound('Product');
+  let generated: string[] = [];
+  try {
+    return await transaction(ctx, async (t) => {
+      const before = await productBeforeWrite(t, storeId, productId, BEFORE_PARTS);
+      requireVersion(before, opts.expectedVersion);
+      const options = optionsOf(before.options);
+      const sku = skuRenderer(data.skuPattern ?? defaultSkuPattern(options), options, productId);
+      if (sku.unknown.length) {
+        throw validationError([
+          { field: 'skuPattern', code: 'unknown_placeholder', message: `${sku.unknown.join(', ')}: placeholders are {product}, {position} and the option names (${options.map((o) => `{${o.name}}`).join(', ') || 'none'})` },
+        ]);
+      }
+      const existing = await t.tx.variant.findMany({ where: { productId }, orderBy: ORDER });
+      const total = options.reduce((n, o) => n * o.values.length, 1);
+      const have = new Set(existing.map((v) => v.optionsKey));
+      // Counted before any combination is made: 5 options of 100 values are 10^10 combinations.
+      const missing = total > variantsPerProduct ? undefined : combinations(options).filter((c) => !have.has(optionsKey(c)));
+      if (!missing || existing.length + missing.length > variantsPerProduct) {
+        throw limitExceeded('variantsPerProduct', `A product has at most ${variantsPerProduct} variants: its options make ${total} combinations and it has ${existing.length} variants`);
+      }
+      if (!missing.length) return [];
+      const start = existing.reduce((max, v) => Math.max(max, v.position + 1), 0);
+      const rows = missing.map((options, i) => ({ options, position: start + i, sku: sku.render(options, start + i), title: Object.values(options).join(' / ') }));
+      generated = rows.map((r) => r.sku);
+      const errors: FieldError[] = [];
+      const long = rows.filter((r) => r.sku.length > 100);
+      if (long.length) errors.push({ field: 'skuPattern', code: 'too_big', message: `makes SKUs over 100 characters: ${long.slice(0, 5).map((r) => r.sku).join(', ')}` });
+      const dup = duplicateErrors(rows.map((r, i) => ({ sku: r.sku, optionsKey: String(i), field: '' })));
+      if (dup.length) errors.push({ field: 'skuPattern', code: 'duplicate_sku', message: `makes the same SKU for several variants (${[...new Set(dup.map((e) => e.message.split('"')[1]))].slice(0, 5).join(', ')}): name every option with more than one value` });
+      if (errors.length) throw validationError(errors);
+      const taken = (
+        await t.tx.$queryRaw<{ sku: string }[]>`SELECT sku FROM variants WHERE store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" AND sku = ANY(${generated}::text[])`
+      ).map((v) => v.sku);
+      if (taken.length) throw skusTaken(taken.sort(), () => 'skuPattern');
+
+      const product = await writeProductVersion(t, before, { searchText: searchText(before, [...existing.map((v) => v.sku), ...generated]) }, {}, () =>
+        insertVariants(
+          t,
+          storeId,
+          productId,
+          rows.map((r) => ({
+            sku: r.sku,
+            title: r.title,
+            options: r.options,
+            optionsKey: optionsKey(r.options),
+            price: data.price ?? null,
+            inventoryQuantity: data.inventoryQuantity ?? 0,
+            position: r.position,
+            barcode: null,
+            compareAtPrice: null,
+            cost: null,
+            weightValue: null,
+            weightUnit: null,
+            imageId: null,
+            attributes: {},
+          })),
+        ),
+      );
+      const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });
+      emitProductEvent(t, 'product.variants_updated', product, {
+        before,
+        extra: { variants: variants.map(variantView) },
+        previousExtra: { variants: existing.map(variantView) },
+      });
+      return variants.filter((v) => v.position >= start);
+    });
+  } catch (e) {
+    if (violatedUniqueIndex(e) === 'variants_store_id_mode_sku_key') throw await skuConflict(ctx, storeId, productId, generated, () => 'skuPattern');
+    throw e;
+  }
+}
+
+/** 409 sku_taken for these SKUs, each named at its field. */
+const skusTaken = (takenSkus: string[], fieldOf: (sku: string) => string) =>
+  new AppError('sku_taken', `SKU already used by another variant of this store: ${takenSkus.join(', ')}`, {
+    errors: takenSkus.map((sku) => ({ field: fieldOf(sku), code: 'sku_taken', message: `SKU "${sku}" is already used by another variant` })),
+    details: { skus: takenSkus },
+  });
+
+/** After a rolled-back write: which requested SKUs another product of the store holds. */
+async function skuConflict(ctx: RequestContext, storeId: string, productId: string, skus: string[], fieldOf = (sku: string) => `variants.${skus.indexOf(sku)}.sku`) {
   const taken = await ctx.db.variant.findMany({
     where: { ...catalogOf(ctx, storeId), sku: { in: skus }, productId: { not: productId } },
     select: { sku: true },
   });
   const takenSkus = skus.filter((s) => taken.some((t) => t.sku === s));
   if (takenSkus.length === 0) return new AppError('conflict', 'The SKUs changed concurrently; retry the request');
-  return new AppError('sku_taken', `SKU already used by another product of this store: ${takenSkus.join(', ')}`, {
-    errors: takenSkus.map((sku) => ({ field: `variants.${skus.indexOf(sku)}.sku`, code: 'sku_taken', message: `SKU "${sku}" is already used by another product` })),
-    details: { skus: takenSkus },
-  });
+  return skusTaken(takenSkus, fieldOf);
 }

@@ -179,7 +179,27 @@ export function fromGraphQL<T extends Record<string, any>>(representation: Repre
 
 type ImageRow = { id: string; sha256: string; mimeType: string; width: number; height: number; sizeBytes: number; alt: string | null; position: number };
 type SeoRow = NonNullable<ProductViewRow['seo']>;
-type VariantRow = { id: string; sku: string; title: string; options: unknown; price: { toString(): string } | null; inventoryQuantity: number; position: number; createdAt: Date; updatedAt: Date };
+type Money = { toString(): string } | null;
+type VariantRow = {
+  id: string;
+  sku: string;
+  title: string;
+  options: unknown;
+  price: Money;
+  inventoryQuantity: number;
+  position: number;
+  barcode: string | null;
+  compareAtPrice: Money;
+  cost: Money;
+  weightValue: Money;
+  weightUnit: string | null;
+  imageId: string | null;
+  attributes: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+};
+type OptionRow = { name: string; values: string[] };
+type WeightRow = { value: number; unit: string };
 
 /** An image as its product shows it. */
 export const PRODUCT_IMAGE = {
@@ -215,15 +235,36 @@ export const SEO = {
   updated_at: column<SeoRow, 'updatedAt'>('updatedAt'),
 } satisfies Representation<SeoRow>;
 
-/** A variant as GET …/products/{productID}/variants shows it. */
+/** One of a product's options: its name and its values in order. */
+export const PRODUCT_OPTION = {
+  name: { row: (o: OptionRow) => o.name },
+  values: { row: (o: OptionRow) => o.values },
+} satisfies Representation<OptionRow>;
+
+/** A variant's shipping weight. */
+export const WEIGHT = {
+  value: { row: (w: WeightRow) => w.value },
+  unit: { row: (w: WeightRow) => w.unit },
+} satisfies Representation<WeightRow>;
+
+/**
+ * A variant as GET …/products/{productID}/variants shows it. `cost` is the merchant's own figure: REST shows it
+ * only to whoever has readCost (src/access/auth/authorization.ts), the events carry it (see restVariant).
+ */
 export const VARIANT = {
   id: column<VariantRow, 'id'>('id'),
   sku: column<VariantRow, 'sku'>('sku'),
   title: column<VariantRow, 'title'>('title'),
   options: column<VariantRow, 'options'>('options'),
   price: { row: (v: VariantRow) => money(v.price), fromGraphQL: money },
+  compare_at_price: { row: (v: VariantRow) => money(v.compareAtPrice), fromGraphQL: money },
+  cost: { row: (v: VariantRow) => money(v.cost), fromGraphQL: money },
   inventory_quantity: column<VariantRow, 'inventoryQuantity'>('inventoryQuantity'),
   position: column<VariantRow, 'position'>('position'),
+  barcode: column<VariantRow, 'barcode'>('barcode'),
+  weight: { of: WEIGHT, row: (v: VariantRow) => (v.weightValue == null ? null : { value: money(v.weightValue), unit: v.weightUnit }) },
+  image_id: column<VariantRow, 'imageId'>('imageId'),
+  attributes: column<VariantRow, 'attributes'>('attributes'),
   created_at: column<VariantRow, 'createdAt'>('createdAt'),
   updated_at: column<VariantRow, 'updatedAt'>('updatedAt'),
 } satisfies Representation<VariantRow>;
@@ -244,6 +285,7 @@ export const PRODUCT = {
   unpublish_at: column<ProductViewRow, 'unpublishAt'>('unpublishAt'),
   category_slugs: { row: (p: ProductViewRow) => p.categories.map((c) => c.category.slug).sort(), relation: 'categories' },
   tags: column<ProductViewRow, 'tags'>('tags'),
+  options: { ...column<ProductViewRow, 'options'>('options'), of: PRODUCT_OPTION },
   product_type_id: column<ProductViewRow, 'productTypeId'>('productTypeId'),
   attributes: column<ProductViewRow, 'attributes'>('attributes'),
   variants_count: { row: (p: ProductViewRow) => p._count.variants, relation: '_count' },
