@@ -4,7 +4,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../api/graphql/builder';
 import * as products from '../services/products';
-import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productFacets, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import type { AttributeAudience, Facet } from '../services/attributeFilters';
+import type { RequestContext } from '../../platform/context';
 import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
@@ -43,6 +45,61 @@ const Product = builder.prismaObject('Product', {
   }),
 });
 
+export const AttributeFilterInput = builder.inputType('AttributeFilter', {
+  description:
+    'Products with a matching value of the attribute, on themselves or on any of their variants. Errors name the attribute as REST does: attributes[code], attributes[code][gte].',
+  fields: (t) => ({
+    code: t.string({ required: true, description: 'The attribute code; the attribute must be filterable' }),
+    values: t.stringList({ description: 'Any of these values (dropdown, multiselect and swatch: value keys; boolean: true or false; numbers and dates as text)' }),
+    gte: t.string({ description: 'Lower bound, inclusive (numeric, date, date_time)' }),
+    lte: t.string({ description: 'Upper bound, inclusive (numeric, date, date_time)' }),
+  }),
+});
+
+const ProductFacetValue = builder.simpleObject('ProductFacetValue', {
+  fields: (t) => ({
+    value: t.string({ description: 'What the attribute filter takes to select it' }),
+    name: t.string(),
+    hex: t.string({ nullable: true, description: 'A swatch value\'s colour' }),
+    count: t.int({ description: 'Products matching the list\'s other filters that have this value' }),
+    selected: t.boolean({ description: 'Whether the list\'s filter selects this value' }),
+  }),
+});
+
+const ProductFacet = builder.objectRef<Facet>('ProductFacet').implement({
+  description:
+    "An attribute's values with product counts over the list's filters, its own filter left out. Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min`, `max` and `count`.",
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    name: t.exposeString('name'),
+    type: t.exposeString('type'),
+    unit: t.exposeString('unit', { nullable: true }),
+    values: t.field({ type: [ProductFacetValue], nullable: true, resolve: (f) => f.values?.map((v) => ({ ...v, hex: v.hex ?? null })) ?? null }),
+    min: t.exposeString('min', { nullable: true, description: 'Smallest value (numeric, date, date_time; a number as text)' }),
+    max: t.exposeString('max', { nullable: true, description: 'Largest value' }),
+    count: t.exposeInt('count', { nullable: true, description: 'Products with a value (numeric, date, date_time)' }),
+  }),
+});
+
+/** The `facets(codes:)` field of a list page: the facets of the page's own filter. */
+export const facetsField = (t: any) =>
+  t.field({
+    type: [ProductFacet],
+    nullable: true,
+    description: 'Facets of these filterable attributes over the list\'s filter (at most 10); null without codes',
+    args: { codes: t.arg.stringList() },
+    resolve: (page: FacetedPage, args: { codes?: string[] | null }) =>
+      args.codes?.length ? productFacets(page.listCtx, page.storeId, page.filter, args.codes, page.audience) : null,
+  });
+
+/** What a page keeps to answer its facets. */
+export interface FacetedPage {
+  storeId: string;
+  listCtx: RequestContext;
+  filter: ProductFilter;
+  audience: AttributeAudience;
+}
+
 const ProductFilter = builder.inputType('ProductFilter', {
   fields: (t) => ({
     search: t.string({
@@ -54,6 +111,8 @@ const ProductFilter = builder.inputType('ProductFilter', {
     isActive: t.boolean(),
     lowStock: t.boolean({ description: 'true: inventory_quantity <= low_stock_threshold' }),
     scheduled: t.boolean({ description: 'true: products with a pending publishAt or unpublishAt; false: products with neither' }),
+    attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match' }),
+    productTypes: t.idList({ description: 'Products of any of these product types' }),
   }),
 });
 
@@ -80,8 +139,7 @@ export function pageMeta(r: PageResult): PageMetaShape {
   return { page: r.page, perPage: r.perPage, total: r.total, totalExact: r.totalExact, totalPages: Math.ceil(r.total / r.perPage), hasMore: r.hasMore };
 }
 
-interface ProductPageShape {
-  storeId: string;
+interface ProductPageShape extends FacetedPage {
   ids: string[];
   meta: PageMetaShape;
 }
@@ -93,6 +151,7 @@ const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement
       resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, productQuery(ctx, info)),
     }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+    facets: facetsField(t),
   }),
 });
 
@@ -116,8 +175,10 @@ builder.queryFields((t) => ({
     },
     authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
-      const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
+      const listCtx = inCatalogMode(ctx, args.mode);
+      const filter = cleanFilter(args.filter);
+      const r = await listProductIds(listCtx, args.storeId, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
+      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r), listCtx, filter, audience: 'merchant' as const };
     },
   }),
   productsConnection: t.connection({
@@ -148,7 +209,19 @@ builder.queryFields((t) => ({
 }));
 
 export function cleanFilter(
-  f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null; scheduled?: boolean | null } | null | undefined,
+  f:
+    | {
+        search?: string | null;
+        category?: string | null;
+        tags?: string[] | null;
+        isActive?: boolean | null;
+        lowStock?: boolean | null;
+        scheduled?: boolean | null;
+        attributes?: { code: string; values?: string[] | null; gte?: string | null; lte?: string | null }[] | null;
+        productTypes?: (string | number)[] | null;
+      }
+    | null
+    | undefined,
 ): ProductFilter {
   return {
     search: f?.search ?? undefined,
@@ -157,7 +230,13 @@ export function cleanFilter(
     isActive: f?.isActive ?? undefined,
     lowStock: f?.lowStock ?? undefined,
     scheduled: f?.scheduled ?? undefined,
+    attributes: cleanAttributeFilters(f?.attributes),
+    productTypes: f?.productTypes?.map(String) ?? undefined,
   };
+}
+
+export function cleanAttributeFilters(a: { code: string; values?: string[] | null; gte?: string | null; lte?: string | null }[] | null | undefined) {
+  return a?.map((x) => ({ code: x.code, values: x.values ?? undefined, gte: x.gte ?? undefined, lte: x.lte ?? undefined }));
 }
 
 /**

@@ -6,9 +6,9 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
-import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS, publicListFilter } from '../services/publicCatalog';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
-import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
+import { AttributeFilterInput, cleanAttributeFilters, type FacetedPage, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
 const PublicProduct = builder.prismaObject('Product', {
@@ -49,10 +49,11 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
     search: t.string({ description: 'Case-insensitive text over name, description and tags' }),
     category: t.string({ description: 'Category slug' }),
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
+    attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match; public, filterable attributes only' }),
   }),
 });
 
-interface PublicProductPageShape {
+interface PublicProductPageShape extends FacetedPage {
   ids: string[];
   meta: PageMetaShape;
 }
@@ -66,6 +67,7 @@ const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProdu
   fields: (t) => ({
     items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, publicProductQuery(ctx, info)) }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+    facets: facetsField(t),
   }),
 });
 
@@ -83,9 +85,9 @@ builder.queryFields((t) => ({
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
       const f = args.filter;
-      const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined };
+      const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined, attributes: cleanAttributeFilters(f?.attributes) };
       const r = await listPublicProducts(ctx, ctx.storeId!, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      return { ids: r.ids, meta: pageMeta(r) };
+      return { ids: r.ids, meta: pageMeta(r), storeId: ctx.storeId!, listCtx: ctx, filter: publicListFilter(filter), audience: 'public' as const };
     },
   }),
   publicProduct: t.prismaField({

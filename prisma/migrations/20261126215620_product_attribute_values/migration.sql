@@ -1,0 +1,123 @@
+-- The attribute values products have on themselves or on any of their variants, one row each, kept by triggers on
+-- products and variants in the same transaction as every write: attribute filters are semi-joins on it and facets
+-- index-only counts, where reading the jsonb maps would scan every product of the store.
+
+-- CreateTable
+CREATE TABLE "product_attribute_values" (
+    "product_id" UUID NOT NULL,
+    "store_id" UUID NOT NULL,
+    "mode" "Mode" NOT NULL,
+    "status" "ProductStatus" NOT NULL,
+    "code" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+    "value_num" DECIMAL,
+
+    CONSTRAINT "product_attribute_values_pkey" PRIMARY KEY ("product_id","code","value")
+);
+
+-- CreateIndex
+CREATE INDEX "product_attribute_values_store_id_mode_code_value_product_i_idx" ON "product_attribute_values"("store_id", "mode", "code", "value", "product_id", "status");
+
+-- CreateIndex
+CREATE INDEX "product_attribute_values_store_id_mode_code_value_num_produ_idx" ON "product_attribute_values"("store_id", "mode", "code", "value_num", "product_id", "status");
+
+-- AddForeignKey
+ALTER TABLE "product_attribute_values" ADD CONSTRAINT "product_attribute_values_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- A product's rows from its own and its variants' attribute maps: a multiselect's array gives a row per element; a
+-- number is stored in its shortest spelling (1.50 and 1.5 are one value) with value_num for ranges; a boolean as
+-- true/false. Text longer than 256 characters (rich text) is not indexed: lists cannot filter by it.
+CREATE FUNCTION "product_attribute_values_refresh"("ids" UUID[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF cardinality("ids") = 0 THEN
+    RETURN;
+  END IF;
+  DELETE FROM "product_attribute_values" WHERE "product_id" = ANY("ids");
+  INSERT INTO "product_attribute_values" ("product_id", "store_id", "mode", "status", "code", "value", "value_num")
+  SELECT DISTINCT p."id", p."store_id", p."mode", p."status", a."key", x."value", x."num"
+  FROM "products" p
+  CROSS JOIN LATERAL (
+    SELECT e."key", e."value" FROM jsonb_each(p."attributes") e
+    UNION ALL
+    SELECT e."key", e."value" FROM "variants" va CROSS JOIN LATERAL jsonb_each(va."attributes") e WHERE va."product_id" = p."id"
+  ) a
+  CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(a."value") WHEN 'array' THEN a."value" ELSE jsonb_build_array(a."value") END) el
+  CROSS JOIN LATERAL (
+    SELECT CASE jsonb_typeof(el."value")
+             WHEN 'string' THEN el."value" #>> '{}'
+             WHEN 'boolean' THEN el."value"::text
+             WHEN 'number' THEN trim_scale((el."value" #>> '{}')::numeric)::text
+           END AS "value",
+           CASE jsonb_typeof(el."value") WHEN 'number' THEN (el."value" #>> '{}')::numeric END AS "num"
+  ) x
+  WHERE p."id" = ANY("ids") AND x."value" IS NOT NULL AND length(x."value") <= 256;
+END
+$$;
+
+-- Existing products (none has attribute values yet when this runs; kept for a database restored in between).
+LOCK TABLE "products" IN SHARE MODE;
+LOCK TABLE "variants" IN SHARE MODE;
+SELECT "product_attribute_values_refresh"(ARRAY(
+  SELECT "id" FROM "products" WHERE "attributes" <> '{}'::jsonb
+  UNION SELECT "product_id" FROM "variants" WHERE "attributes" <> '{}'::jsonb
+));
+
+-- Inserted products (one statement-level trigger, so a bulk copy refreshes its products in one statement).
+CREATE FUNCTION "product_attribute_values_after_product_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "product_attribute_values_refresh"(ARRAY(SELECT "id" FROM "new_products" WHERE "attributes" <> '{}'::jsonb));
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "product_attribute_values_after_product_insert" AFTER INSERT ON "products"
+  REFERENCING NEW TABLE AS "new_products"
+  FOR EACH STATEMENT EXECUTE FUNCTION "product_attribute_values_after_product_insert"();
+
+-- A product's attributes, status, mode or store changed; any other update does no work here (WHEN).
+CREATE FUNCTION "product_attribute_values_after_product_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD."attributes" IS DISTINCT FROM NEW."attributes" OR OLD."store_id" IS DISTINCT FROM NEW."store_id" OR OLD."mode" IS DISTINCT FROM NEW."mode" THEN
+    PERFORM "product_attribute_values_refresh"(ARRAY[NEW."id"]);
+  ELSE
+    UPDATE "product_attribute_values" SET "status" = NEW."status" WHERE "product_id" = NEW."id";
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "product_attribute_values_after_product_update" AFTER UPDATE OF "attributes", "status", "mode", "store_id" ON "products"
+  FOR EACH ROW
+  WHEN (OLD."attributes" IS DISTINCT FROM NEW."attributes" OR OLD."status" IS DISTINCT FROM NEW."status"
+        OR OLD."mode" IS DISTINCT FROM NEW."mode" OR OLD."store_id" IS DISTINCT FROM NEW."store_id")
+  EXECUTE FUNCTION "product_attribute_values_after_product_update"();
+
+-- Variants inserted or deleted: their products' rows, once per statement. (A deleted product's rows go with it by the
+-- foreign key; its variants' trigger then finds no product to refresh.)
+CREATE FUNCTION "product_attribute_values_after_variant_rows"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "product_attribute_values_refresh"(ARRAY(SELECT DISTINCT "product_id" FROM "changed_variants" WHERE "attributes" <> '{}'::jsonb));
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "product_attribute_values_after_variant_insert" AFTER INSERT ON "variants"
+  REFERENCING NEW TABLE AS "changed_variants"
+  FOR EACH STATEMENT EXECUTE FUNCTION "product_attribute_values_after_variant_rows"();
+
+CREATE TRIGGER "product_attribute_values_after_variant_delete" AFTER DELETE ON "variants"
+  REFERENCING OLD TABLE AS "changed_variants"
+  FOR EACH STATEMENT EXECUTE FUNCTION "product_attribute_values_after_variant_rows"();
+
+-- A variant's attributes changed (or it moved to another product): both products' rows.
+CREATE FUNCTION "product_attribute_values_after_variant_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "product_attribute_values_refresh"(ARRAY[OLD."product_id", NEW."product_id"]);
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "product_attribute_values_after_variant_update" AFTER UPDATE OF "attributes", "product_id" ON "variants"
+  FOR EACH ROW
+  WHEN (OLD."attributes" IS DISTINCT FROM NEW."attributes" OR OLD."product_id" IS DISTINCT FROM NEW."product_id")
+  EXECUTE FUNCTION "product_attribute_values_after_variant_update"();
