@@ -4,9 +4,8 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../api/graphql/builder';
 import * as products from '../services/products';
-import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productFacets, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
-import type { AttributeAudience, Facet } from '../services/attributeFilters';
-import type { RequestContext } from '../../platform/context';
+import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import type { Facet } from '../services/attributeFilters';
 import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
@@ -81,24 +80,17 @@ const ProductFacet = builder.objectRef<Facet>('ProductFacet').implement({
   }),
 });
 
-/** The `facets(codes:)` field of a list page: the facets of the page's own filter. */
+/** The `facets` field of a list page: the facets its list's `facets` argument asked for, like `meta` computed with the page. */
 export const facetsField = (t: any) =>
   t.field({
     type: [ProductFacet],
     nullable: true,
-    description: 'Facets of these filterable attributes over the list\'s filter (at most 10); null without codes',
-    args: { codes: t.arg.stringList() },
-    resolve: (page: FacetedPage, args: { codes?: string[] | null }) =>
-      args.codes?.length ? productFacets(page.listCtx, page.storeId, page.filter, args.codes, page.audience) : null,
+    description: "The facets the list's `facets` argument names, in its order; null when it names none",
+    resolve: (page: { facets?: Facet[] }) => page.facets ?? null,
   });
 
-/** What a page keeps to answer its facets. */
-export interface FacetedPage {
-  storeId: string;
-  listCtx: RequestContext;
-  filter: ProductFilter;
-  audience: AttributeAudience;
-}
+export const FACETS_ARG_DESCRIPTION =
+  "Codes of filterable attributes (at most 10): the page's `facets` gives each one's values with product counts over this list's filter, its own filter left out";
 
 const ProductFilter = builder.inputType('ProductFilter', {
   fields: (t) => ({
@@ -139,9 +131,11 @@ export function pageMeta(r: PageResult): PageMetaShape {
   return { page: r.page, perPage: r.perPage, total: r.total, totalExact: r.totalExact, totalPages: Math.ceil(r.total / r.perPage), hasMore: r.hasMore };
 }
 
-interface ProductPageShape extends FacetedPage {
+interface ProductPageShape {
+  storeId: string;
   ids: string[];
   meta: PageMetaShape;
+  facets?: Facet[];
 }
 
 const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
@@ -172,13 +166,13 @@ builder.queryFields((t) => ({
       perPage: t.arg.int(),
       filter: t.arg({ type: ProductFilter }),
       sort: t.arg({ type: ProductSort }),
+      facets: t.arg.stringList({ description: FACETS_ARG_DESCRIPTION }),
     },
     authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
-      const listCtx = inCatalogMode(ctx, args.mode);
-      const filter = cleanFilter(args.filter);
-      const r = await listProductIds(listCtx, args.storeId, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r), listCtx, filter, audience: 'merchant' as const };
+      const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
+      const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), paging, args.sort ?? undefined, { facets: args.facets ?? undefined });
+      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
   productsConnection: t.connection({

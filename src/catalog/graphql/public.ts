@@ -6,9 +6,10 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
-import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS, publicListFilter } from '../services/publicCatalog';
+import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
-import { AttributeFilterInput, cleanAttributeFilters, type FacetedPage, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
+import { AttributeFilterInput, cleanAttributeFilters, FACETS_ARG_DESCRIPTION, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
 const PublicProduct = builder.prismaObject('Product', {
@@ -53,7 +54,8 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
   }),
 });
 
-interface PublicProductPageShape extends FacetedPage {
+interface PublicProductPageShape {
+  facets?: Facet[];
   ids: string[];
   meta: PageMetaShape;
 }
@@ -81,13 +83,20 @@ builder.queryFields((t) => ({
   publicProducts: t.field({
     type: PublicProductPage,
     description: "A page of the credential's store's active products. Public API; needs public:read or products:read.",
-    args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: PublicProductFilter }), sort: t.arg({ type: PublicProductSort }) },
+    args: {
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      filter: t.arg({ type: PublicProductFilter }),
+      sort: t.arg({ type: PublicProductSort }),
+      facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
+    },
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
       const f = args.filter;
       const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined, attributes: cleanAttributeFilters(f?.attributes) };
-      const r = await listPublicProducts(ctx, ctx.storeId!, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      return { ids: r.ids, meta: pageMeta(r), storeId: ctx.storeId!, listCtx: ctx, filter: publicListFilter(filter), audience: 'public' as const };
+      const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
+      const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined);
+      return { ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
   publicProduct: t.prismaField({

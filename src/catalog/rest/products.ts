@@ -89,7 +89,7 @@ export function restFacets(facets: Record<string, any>[]) {
 }
 
 /** The facets selection of a list operation, in the names restFacets reads. */
-export const FACETS_SELECTION = 'facets(codes: $facets) { code name type unit values { value name hex count selected } min max count }';
+export const FACETS_SELECTION = 'facets { code name type unit values { value name hex count selected } min max count }';
 
 /** The list's filter and facets variables; attribute filters and product types only where the list takes them. */
 function listVariables(query: URLSearchParams) {
@@ -170,7 +170,7 @@ export const merchantProductRoutes: RestRoute[] = [
     openapi: productOpenapi.listProducts,
     operation: withFragment(`
       query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort, $facets: [String!]) {
-        products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
+        products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets) {
           items { ...RestProduct }
           ${PAGE_META_SELECTION}
           ${FACETS_SELECTION}

@@ -179,7 +179,7 @@ export const publicRoutes: RestRoute[] = [
     summary: "The credential's catalog, paged and filterable. public:read: active products in the storefront view; products:read or products:write: every product in the merchant representation",
     ...publicAuth,
     operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort, $facets: [String!]) {
-      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
+      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets) {
         items { ...RestPublicProduct }
         ${PAGE_META_SELECTION}
         ${FACETS_SELECTION}

@@ -54,7 +54,10 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-const validDate = (v: string) => DATE.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const validDate = (v: string) => {
+  const d = new Date(`${v}T00:00:00Z`);
+  return DATE.test(v) && !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+};
 
 /**
  * A value as product_attribute_values stores it, or an error message. Dates are compared as text, so a date_time

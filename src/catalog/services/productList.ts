@@ -260,12 +260,6 @@ export async function listProductIds(
   return { ...pageFromRows(rows, q), ...(facets ? { facets } : {}) };
 }
 
-/** The facets of a list alone (GraphQL's `facets` field of a page). */
-export async function productFacets(ctx: RequestContext, storeId: string, filterInput: ProductFilter, codes: string[], audience: AttributeAudience = 'merchant'): Promise<Facet[]> {
-  const attributeQuery = (await resolvedAttributes(storeId, filterInput, { facets: codes, audience }))!;
-  return attributeQuery.facets.length ? readFacets(storeId, ctx.mode, filterInput, attributeQuery) : [];
-}
-
 /** A list's attribute filters and facets checked against the store's attributes; undefined (no statement) when it names none. */
 async function resolvedAttributes(storeId: string, filterInput: ProductFilter, opts: ListOptions) {
   if (!filterInput.attributes?.length && !opts.facets?.length) return undefined;

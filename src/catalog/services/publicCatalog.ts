@@ -5,7 +5,7 @@ import { SUPPORTED_COUNTRIES } from '../../platform/reference/supportedCountries
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
 import { notFound } from '../../platform/errors';
-import { listProductIds, type ProductFilter, type ProductSort } from './productList';
+import { listProductIds, type ProductSort } from './productList';
 import type { AttributeFilter } from './attributeFilters';
 import { catalogOf } from './catalogScope';
 
@@ -22,18 +22,17 @@ interface PublicProductFilter {
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
 
-/** A storefront list's filter as the product list takes it: drafts and archived products do not exist for storefronts. */
-export const publicListFilter = (filter: PublicProductFilter): ProductFilter => ({
-  search: filter.search,
-  category: filter.category,
-  tags: filter.tags,
-  attributes: filter.attributes,
-  status: 'active',
-});
-
-/** A page of the store's active products, filtered and faceted by public attributes only. */
-export function listPublicProducts(ctx: RequestContext, storeId: string, filter: PublicProductFilter, paging: { page?: number; perPage?: number }, sort?: PublicProductSort) {
-  return listProductIds(ctx, storeId, publicListFilter(filter), paging, sort, { audience: 'public' });
+/** A page of the store's active products (drafts and archived products do not exist for storefronts), filtered and faceted by public attributes only. */
+export function listPublicProducts(
+  ctx: RequestContext,
+  storeId: string,
+  filter: PublicProductFilter,
+  paging: { page?: number; perPage?: number },
+  sort?: PublicProductSort,
+  facets?: string[],
+) {
+  const { search, category, tags, attributes } = filter;
+  return listProductIds(ctx, storeId, { search, category, tags, attributes, status: 'active' }, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
