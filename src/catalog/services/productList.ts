@@ -268,6 +268,13 @@ async function resolvedAttributes(storeId: string, filterInput: ProductFilter, o
 }
 
 async function readFacets(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Promise<Facet[]> {
+  const sql = productFacetsQuery(storeId, mode, filterInput, q);
+  const rows = await readRows<{ f: number; value: string | null; n: bigint | string; lo: string | null; hi: string | null }>(sql.text, sql.values, { prepare: false });
+  return facetsFromRows(q.facets, rows);
+}
+
+/** The one statement of a list's facets. Exported so the benchmark's EXPLAIN runs exactly the service's SQL. */
+export function productFacetsQuery(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Prisma.Sql {
   const filter = parseInput(ProductFilterInput, filterInput);
   const scope = (code: string) => {
     const others = q.filters.filter((f) => f.code !== code);
@@ -279,9 +286,7 @@ async function readFacets(storeId: string, mode: Mode, filterInput: ProductFilte
     if (filter.status) status.push(Prisma.sql`v.status = ${filter.status}::"ProductStatus"`);
     return { status: status.length ? Prisma.join(status, ' AND ') : null };
   };
-  const sql = facetsSql(storeId, mode, q.facets, scope);
-  const rows = await readRows<{ f: number; value: string | null; n: bigint | string; lo: string | null; hi: string | null }>(sql.text, sql.values, { prepare: false });
-  return facetsFromRows(q.facets, rows);
+  return facetsSql(storeId, mode, q.facets, scope);
 }
 
 /** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */
