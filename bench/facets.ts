@@ -109,18 +109,19 @@ async function main() {
     await addAttributes(url, fixture.storeId);
     await adminQuery(`COMMENT ON DATABASE "${DB_NAME}" IS '${TAG}'`);
   }
-  if (!buildIsCurrent(ROOT)) {
+  if (!buildIsCurrent(ROOT) && !argv.includes('--explain-only')) {
     log('building the service (npm run build)');
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   }
   const fixture = await openFixture(url);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-facets-'));
-  const server = await startTarget('service', await freePort(), serviceEnv(url, dataDir));
+  const explainOnly = argv.includes('--explain-only');
+  const server = explainOnly ? null : await startTarget('service', await freePort(), serviceEnv(url, dataDir));
   const rows: string[] = [];
   const explains: string[] = [];
   try {
-    const base = `${server.url}/api/v1/merchant/stores/${fixture.storeId}/products`;
-    for (const s of SCENARIOS) {
+    const base = `${server?.url}/api/v1/merchant/stores/${fixture.storeId}/products`;
+    for (const s of explainOnly ? [] : SCENARIOS) {
       const query = [s.query, `facets=${FACETS.join(',')}`].filter(Boolean).join('&');
       const get = async () => {
         const started = performance.now();
@@ -164,7 +165,7 @@ async function main() {
       await closeDatabase();
     }
   } finally {
-    await server.stop();
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
@@ -188,6 +189,7 @@ A faceted list sends, besides its products' rows, one statement reading the name
 of exactly the service's SQL (productPageQuery and productFacetsQuery), taken after the timed requests.
 
 ${explains.join('\n')}`;
+  if (argv.includes('--explain-only')) return console.log(explains.join('\n'));
   writeFileSync(path.join(ROOT, 'bench/results/facets.md'), md);
   log('wrote bench/results/facets.md');
 }

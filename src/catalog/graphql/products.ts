@@ -67,16 +67,15 @@ const ProductFacetValue = builder.simpleObject('ProductFacetValue', {
 
 const ProductFacet = builder.objectRef<Facet>('ProductFacet').implement({
   description:
-    "An attribute's values with product counts over the list's filters, its own filter left out. Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min`, `max` and `count`.",
+    "An attribute's values with product counts over the list's filters, its own filter left out. Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min` and `max`.",
   fields: (t) => ({
     code: t.exposeString('code'),
     name: t.exposeString('name'),
     type: t.exposeString('type'),
     unit: t.exposeString('unit', { nullable: true }),
     values: t.field({ type: [ProductFacetValue], nullable: true, resolve: (f) => f.values?.map((v) => ({ ...v, hex: v.hex ?? null })) ?? null }),
-    min: t.exposeString('min', { nullable: true, description: 'Smallest value (numeric, date, date_time; a number as text)' }),
-    max: t.exposeString('max', { nullable: true, description: 'Largest value' }),
-    count: t.exposeInt('count', { nullable: true, description: 'Products with a value (numeric, date, date_time)' }),
+    min: t.exposeString('min', { nullable: true, description: 'Smallest value among the matching products (numeric, date, date_time; a number as text); null when none has one' }),
+    max: t.exposeString('max', { nullable: true, description: 'Largest value among the matching products' }),
   }),
 });
 

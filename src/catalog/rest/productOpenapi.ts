@@ -141,7 +141,7 @@ const PageMeta = {
 const ProductFacet = {
   type: 'object',
   description:
-    "An attribute's values with product counts over the list's filters, its own filter left out (a product counts if it or one of its variants has the value). Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min`, `max` and `count`.",
+    "An attribute's values with product counts over the list's filters, its own filter left out (a product counts if it or one of its variants has the value). Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min` and `max`.",
   required: ['code', 'name', 'type', 'unit'],
   properties: {
     code: { type: 'string', example: 'material' },
@@ -166,7 +166,6 @@ const ProductFacet = {
     },
     min: { type: ['number', 'string', 'null'], description: 'Smallest value among the matching products: a number (numeric) or an ISO 8601 date or date-time; null when none has one' },
     max: { type: ['number', 'string', 'null'], description: 'Largest value' },
-    count: { type: 'integer', minimum: 0, description: 'Matching products with a value' },
   },
 };
 

@@ -84,12 +84,12 @@ export function restFacets(facets: Record<string, any>[]) {
     type: f.type,
     unit: f.unit,
     ...(f.values ? { values: f.values.map((v: Record<string, any>) => ({ value: v.value, name: v.name, ...(v.hex ? { hex: v.hex } : {}), count: v.count, selected: v.selected })) } : {}),
-    ...(f.values ? {} : { min: f.type === 'numeric' && f.min !== null ? Number(f.min) : f.min, max: f.type === 'numeric' && f.max !== null ? Number(f.max) : f.max, count: f.count }),
+    ...(f.values ? {} : { min: f.type === 'numeric' && f.min !== null ? Number(f.min) : f.min, max: f.type === 'numeric' && f.max !== null ? Number(f.max) : f.max }),
   }));
 }
 
 /** The facets selection of a list operation, in the names restFacets reads. */
-export const FACETS_SELECTION = 'facets { code name type unit values { value name hex count selected } min max count }';
+export const FACETS_SELECTION = 'facets { code name type unit values { value name hex count selected } min max }';
 
 /** The list's filter and facets variables; attribute filters and product types only where the list takes them. */
 function listVariables(query: URLSearchParams) {

@@ -8,7 +8,17 @@ import { AppError } from '../../platform/errors';
 import { isUuid } from '../../kernel/ids';
 import { parseInput } from '../../platform/validation';
 import { coveredByFullRow, fullProductRowsByIds } from './productRows';
-import { type AttributeAudience, attributeFilterSql, type Facet, facetsFromRows, facetsSql, resolveAttributeQuery, type ResolvedAttributeFilter } from './attributeFilters';
+import {
+  type AttributeAudience,
+  attributeFilterSql,
+  type Facet,
+  facetsFromRows,
+  type FacetScope,
+  facetsSql,
+  productsMatchingSql,
+  resolveAttributeQuery,
+  type ResolvedAttributeFilter,
+} from './attributeFilters';
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -260,6 +270,12 @@ export async function listProductIds(
   return { ...pageFromRows(rows, q), ...(facets ? { facets } : {}) };
 }
 
+/** Checks a list's filter, its attribute filters against the store's attributes too (422 validation_failed). */
+export async function checkListFilter(storeId: string, filterInput: ProductFilter): Promise<void> {
+  parseInput(ProductFilterInput, filterInput);
+  await resolvedAttributes(storeId, filterInput, {});
+}
+
 /** A list's attribute filters and facets checked against the store's attributes; undefined (no statement) when it names none. */
 async function resolvedAttributes(storeId: string, filterInput: ProductFilter, opts: ListOptions) {
   if (!filterInput.attributes?.length && !opts.facets?.length) return undefined;
@@ -269,22 +285,22 @@ async function resolvedAttributes(storeId: string, filterInput: ProductFilter, o
 
 async function readFacets(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Promise<Facet[]> {
   const sql = productFacetsQuery(storeId, mode, filterInput, q);
-  const rows = await readRows<{ f: number; value: string | null; n: bigint | string; lo: string | null; hi: string | null }>(sql.text, sql.values, { prepare: false });
+  const rows = await readRows<{ f: number; value: string | null; n: bigint | string | null; lo: string | null; hi: string | null }>(sql.text, sql.values, { prepare: false });
   return facetsFromRows(q.facets, rows);
 }
 
 /** The one statement of a list's facets. Exported so the benchmark's EXPLAIN runs exactly the service's SQL. */
 export function productFacetsQuery(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Prisma.Sql {
   const filter = parseInput(ProductFilterInput, filterInput);
-  const scope = (code: string) => {
+  // Only status besides attributes: the value rows carry the product's status, so no product row is read.
+  const statusOnly = countedByCounters({ ...filter, attributes: undefined });
+  const status = filter.status ?? (filter.isActive === true ? 'active' : filter.isActive === false ? 'not_active' : null);
+  const scope = (code: string): FacetScope => {
     const others = q.filters.filter((f) => f.code !== code);
-    if (!countedByCounters({ ...filter, attributes: undefined }) || others.length) return { productsSql: whereSql(storeId, mode, filter, others) };
-    // Nothing but status narrows the list: the value rows carry the product's status, so no product is read.
-    const status: Prisma.Sql[] = [];
-    if (filter.isActive === true) status.push(Prisma.sql`v.status = 'active'`);
-    if (filter.isActive === false) status.push(Prisma.sql`v.status <> 'active'`);
-    if (filter.status) status.push(Prisma.sql`v.status = ${filter.status}::"ProductStatus"`);
-    return { status: status.length ? Prisma.join(status, ' AND ') : null };
+    const key = others.map((f) => f.code).join(',');
+    if (statusOnly && !others.length) return { status };
+    if (statusOnly) return { key, products: productsMatchingSql(storeId, mode, others, status) };
+    return { key, products: Prisma.sql`SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, others)}` };
   };
   return facetsSql(storeId, mode, q.facets, scope);
 }

@@ -1,6 +1,7 @@
 -- The attribute values products have on themselves or on any of their variants, one row each, kept by triggers on
 -- products and variants in the same transaction as every write: attribute filters are semi-joins on it and facets
--- index-only counts, where reading the jsonb maps would scan every product of the store.
+-- counts over it, where reading the jsonb maps would scan every product of the store. Per-store counters of each value
+-- (kept by triggers on the value rows) answer the facets of a list that nothing but status narrows.
 
 -- CreateTable
 CREATE TABLE "product_attribute_values" (
@@ -15,6 +16,19 @@ CREATE TABLE "product_attribute_values" (
     CONSTRAINT "product_attribute_values_pkey" PRIMARY KEY ("product_id","code","value")
 );
 
+-- CreateTable
+CREATE TABLE "product_attribute_value_counts" (
+    "store_id" UUID NOT NULL,
+    "mode" "Mode" NOT NULL,
+    "code" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+    "status" "ProductStatus" NOT NULL,
+    "slot" SMALLINT NOT NULL,
+    "count" INTEGER NOT NULL,
+
+    CONSTRAINT "product_attribute_value_counts_pkey" PRIMARY KEY ("store_id","mode","code","value","status","slot")
+);
+
 -- CreateIndex
 CREATE INDEX "product_attribute_values_store_id_mode_code_value_product_i_idx" ON "product_attribute_values"("store_id", "mode", "code", "value", "product_id", "status");
 
@@ -23,6 +37,48 @@ CREATE INDEX "product_attribute_values_store_id_mode_code_value_num_produ_idx" O
 
 -- AddForeignKey
 ALTER TABLE "product_attribute_values" ADD CONSTRAINT "product_attribute_values_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The counters follow the value rows: one statement-level trigger per insert and delete (a refresh deletes and inserts
+-- a product's rows in two statements), and the status moves of an update. As product_counts: a writer adds to the slot
+-- of its connection, rows locked in key order.
+CREATE FUNCTION "product_attribute_value_counts_add_rows"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "product_attribute_value_counts" AS c ("store_id", "mode", "code", "value", "status", "slot", "count")
+  SELECT "store_id", "mode", "code", "value", "status", (pg_backend_pid() % 16)::smallint,
+         CASE TG_OP WHEN 'INSERT' THEN count(*) ELSE -count(*) END
+  FROM "changed_values"
+  GROUP BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("store_id", "mode", "code", "value", "status", "slot") DO UPDATE SET "count" = c."count" + EXCLUDED."count";
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "product_attribute_value_counts_after_insert" AFTER INSERT ON "product_attribute_values"
+  REFERENCING NEW TABLE AS "changed_values"
+  FOR EACH STATEMENT EXECUTE FUNCTION "product_attribute_value_counts_add_rows"();
+
+CREATE TRIGGER "product_attribute_value_counts_after_delete" AFTER DELETE ON "product_attribute_values"
+  REFERENCING OLD TABLE AS "changed_values"
+  FOR EACH STATEMENT EXECUTE FUNCTION "product_attribute_value_counts_add_rows"();
+
+CREATE FUNCTION "product_attribute_value_counts_move_rows"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "product_attribute_value_counts" AS c ("store_id", "mode", "code", "value", "status", "slot", "count")
+  SELECT "store_id", "mode", "code", "value", "status", (pg_backend_pid() % 16)::smallint, sum("delta")
+  FROM (SELECT "store_id", "mode", "code", "value", "status", -1 AS "delta" FROM "old_values"
+        UNION ALL SELECT "store_id", "mode", "code", "value", "status", 1 FROM "new_values") d
+  GROUP BY 1, 2, 3, 4, 5
+  HAVING sum("delta") <> 0
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("store_id", "mode", "code", "value", "status", "slot") DO UPDATE SET "count" = c."count" + EXCLUDED."count";
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "product_attribute_value_counts_after_update" AFTER UPDATE ON "product_attribute_values"
+  REFERENCING OLD TABLE AS "old_values" NEW TABLE AS "new_values"
+  FOR EACH STATEMENT EXECUTE FUNCTION "product_attribute_value_counts_move_rows"();
 
 -- A product's rows from its own and its variants' attribute maps: a multiselect's array gives a row per element; a
 -- number is stored in its shortest spelling (1.50 and 1.5 are one value) with value_num for ranges; a boolean as
