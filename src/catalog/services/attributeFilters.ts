@@ -248,13 +248,18 @@ export function facetsSql(storeId: string, mode: Mode, facets: { code: string; t
     sets.set(scope.key, set);
     set.codes.push(f.code);
     const rows = Prisma.raw(set.name);
-    if (range) return Prisma.sql`(SELECT ${n} AS f, NULL::text AS value, NULL::bigint AS n, ${lo} AS lo, ${hi} AS hi FROM ${rows} v WHERE v.code = ${f.code})`;
+    // The set's rows carry the value text alone (an index-only read of the primary key): a number's text is its
+    // shortest spelling, which casts back exactly.
+    const [setLo, setHi] = f.type === 'numeric' ? [Prisma.raw('min(v.value::numeric)::text'), Prisma.raw('max(v.value::numeric)::text')] : [lo, hi];
+    if (range) return Prisma.sql`(SELECT ${n} AS f, NULL::text AS value, NULL::bigint AS n, ${setLo} AS lo, ${setHi} AS hi FROM ${rows} v WHERE v.code = ${f.code})`;
     const order = open ? Prisma.sql`ORDER BY count(*) DESC, v.value LIMIT ${OPEN_FACET_VALUES}` : Prisma.empty;
     return Prisma.sql`(SELECT ${n} AS f, v.value, count(*) AS n, NULL::text AS lo, NULL::text AS hi FROM ${rows} v WHERE v.code = ${f.code} GROUP BY v.value ${order})`;
   });
+  // `v.code || ''`: the codes filter a product's few rows after one descent of the primary key, where an index
+  // condition on them would descend once per code.
   const ctes = [...sets.values()].map(
     (set) => Prisma.sql`${Prisma.raw(set.name)} AS MATERIALIZED (
-      SELECT v.code, v.value, v.value_num FROM (${set.products}) s JOIN product_attribute_values v ON v.product_id = s.id AND v.code = ANY(${set.codes}::text[]))`,
+      SELECT v.code, v.value FROM (${set.products}) s JOIN product_attribute_values v ON v.product_id = s.id WHERE v.code || '' = ANY(${set.codes}::text[]))`,
   );
   const body = Prisma.join(parts, ' UNION ALL ');
   return ctes.length ? Prisma.sql`WITH ${Prisma.join(ctes, ', ')} ${body}` : body;
