@@ -35,6 +35,10 @@ CREATE INDEX "product_attribute_values_store_id_mode_code_value_product_i_idx" O
 -- CreateIndex
 CREATE INDEX "product_attribute_values_store_id_mode_code_value_num_produ_idx" ON "product_attribute_values"("store_id", "mode", "code", "value_num", "product_id", "status");
 
+-- A value belongs to one attribute: without these statistics the planner multiplies the selectivities of code and
+-- value and expects a few rows where a common value has thousands, and plans a filter's semi-join for the few.
+CREATE STATISTICS "product_attribute_values_code_value_stats" (dependencies, mcv) ON "code", "value" FROM "product_attribute_values";
+
 -- AddForeignKey
 ALTER TABLE "product_attribute_values" ADD CONSTRAINT "product_attribute_values_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
