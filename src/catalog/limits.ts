@@ -20,6 +20,10 @@ export const CATALOG_LIMITS = {
   productTypesPerStore: 500,
   /** Attributes one product type assigns (product and variant level together). */
   attributesPerProductType: 100,
+  /** Attributes one product list filters by (`attributes[code]=…`). */
+  attributeFiltersPerList: 20,
+  /** Facets one product list asks for (`facets=…`). */
+  facetsPerList: 10,
 } as const;
 
 export type CatalogLimit = keyof typeof CATALOG_LIMITS;

@@ -148,10 +148,14 @@ export class Contract {
     const out: string[] = [];
     const parameters = ((operation.op.parameters ?? []) as Json[]).map((p) => this.resolve(p));
     const declaredQuery = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
-    for (const name of new Set(url.searchParams.keys())) if (!declaredQuery.has(name)) out.push(`query parameter ${name} is not documented`);
+    const deepObjects = parameters.filter((p) => p.in === 'query' && p.style === 'deepObject').map((p) => p.name as string);
+    for (const name of new Set(url.searchParams.keys())) {
+      if (!declaredQuery.has(name) && !deepObjects.includes(deepObjectName(name) ?? '')) out.push(`query parameter ${name} is not documented`);
+    }
     for (const [i, p] of parameters.entries()) {
       const raw =
-        p.in === 'query' ? (url.searchParams.get(p.name) ?? undefined)
+        p.in === 'query' && p.style === 'deepObject' ? deepObjectValue(url.searchParams, p.name)
+        : p.in === 'query' ? (url.searchParams.get(p.name) ?? undefined)
         : p.in === 'path' ? pathParams[p.name]
         : p.in === 'header' ? headerValue(x.requestHeaders, p.name)
         : undefined;
@@ -161,7 +165,7 @@ export class Contract {
       }
       if (!p.schema) continue;
       const validate = this.validator(this.requestAjv, `${operation.method} ${operation.path} parameter ${i}`, p.schema);
-      if (!validate(coerce(raw, this.resolve(p.schema)))) out.push(`${p.in} parameter ${p.name}=${JSON.stringify(raw)} ${describe(validate)}`);
+      if (!validate(typeof raw === 'string' ? coerce(raw, this.resolve(p.schema)) : raw)) out.push(`${p.in} parameter ${p.name}=${JSON.stringify(raw)} ${describe(validate)}`);
     }
     const body = operation.op.requestBody && this.resolve(operation.op.requestBody);
     if (body && x.requestBody !== undefined) {
@@ -287,6 +291,23 @@ function rebase<T>(node: T, id: string): T {
   return Object.fromEntries(
     Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${id}${v}` : rebase(v, id)]),
   ) as T;
+}
+
+/** The parameter a deepObject-style key belongs to: `attributes` of `attributes[material]` or `attributes[capacity][gte]`. */
+const deepObjectName = (key: string) => /^([^[\]]+)\[/.exec(key)?.[1];
+
+/** A deepObject parameter's value as a validator reads it (`a[x]=1&a[y][gte]=2` is {x: "1", y: {gte: "2"}}), or undefined when not sent. */
+function deepObjectValue(params: URLSearchParams, name: string): Record<string, unknown> | undefined {
+  let out: Record<string, any> | undefined;
+  for (const [key, value] of params) {
+    const path = key.startsWith(`${name}[`) ? [...key.slice(name.length).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]) : [];
+    if (!path.length) continue;
+    out ??= {};
+    let node = out;
+    for (const part of path.slice(0, -1)) node = node[part] = typeof node[part] === 'object' ? node[part] : {};
+    node[path.at(-1)!] = value;
+  }
+  return out;
 }
 
 /** A parameter's string as its schema's type (what an OpenAPI validator does with form-style parameters). */

@@ -6,6 +6,7 @@ import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { filePart, makeImage, restUpload } from '../images/images';
 import { createKey } from '../public/helpers';
+import { addVariant, defineAttribute, setProductAttributes } from '../helpers/attributes';
 import { createProduct, MISSING_ID, productPath, productsPath } from './helpers';
 
 /**
@@ -59,6 +60,11 @@ beforeAll(async () => {
   // A product with an SEO record of nulls but a slug.
   expect((await t.request('PUT', `${productPath(a.storeId, ids[2])}/seo`, { token: a.ownerToken, body: { slug: 'canvas-bag' } })).status).toBe(200);
   otherStoreProduct = (await createProduct(t, b, { name: 'Other Shoe' })).id;
+  await defineAttribute(a.storeId, { code: 'material', name: 'Material', type: 'dropdown', values: [{ value: 'cotton', name: 'Cotton' }, { value: 'linen', name: 'Linen' }] });
+  await defineAttribute(a.storeId, { code: 'capacity', type: 'numeric', unit: 'l' });
+  await defineAttribute(a.storeId, { code: 'size', type: 'swatch', values: [{ value: 'S', name: 'Small', hex: '#000000' }] });
+  for (const [i, id] of ids.slice(0, 6).entries()) await setProductAttributes(id, { material: i % 2 ? 'cotton' : 'linen', capacity: i / 2 });
+  await addVariant(ids[1], 'ATTR-S', { size: 'S' });
 
   keys.readLive = (await createKey(t, a, { type: 'secret', mode: 'live', scopes: ['products:read'] })).secret;
   keys.writeTest = (await createKey(t, a, { type: 'secret', mode: 'test', scopes: ['products:write'] })).secret;
@@ -122,6 +128,10 @@ const LIST_QUERIES = [
   '?low_stock=true',
   '?scheduled=true',
   '?search=shoe&category=shoes&tags=sale&is_active=true',
+  '?attributes[material]=cotton&facets=material,capacity,size',
+  '?attributes[capacity][gte]=1&attributes[size]=S&facets=capacity&sort=price',
+  '?facets=material&is_active=true',
+  '?attributes[material]=wool&attributes[nope]=1&facets=nope',
   // Refused the same way.
   '?per_page=0',
   '?per_page=101',

@@ -106,7 +106,10 @@ describe('GET /api/openapi.json', () => {
     expect(list.security).toEqual([{ dashboardToken: [] }]);
     const parameter = (p: any) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p);
     const params = Object.fromEntries(list.parameters.map(parameter).map((p: any) => [p.name, p]));
-    expect(Object.keys(params).sort()).toEqual(['category', 'is_active', 'low_stock', 'page', 'per_page', 'scheduled', 'search', 'sort', 'storeId', 'tags', 'X-Service-Mode', 'mode'].sort());
+    expect(Object.keys(params).sort()).toEqual(
+      ['category', 'is_active', 'low_stock', 'page', 'per_page', 'scheduled', 'search', 'sort', 'storeId', 'tags', 'X-Service-Mode', 'mode', 'attributes', 'product_type', 'facets'].sort(),
+    );
+    expect(params.attributes).toMatchObject({ in: 'query', style: 'deepObject', explode: true });
     expect(params.per_page.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(params.sort.schema.enum).toEqual(expect.arrayContaining(['created_at', '-created_at', 'name', 'price', 'inventory_quantity']));
     expect(params.is_active.schema.enum).toEqual(['true', 'false']);

@@ -5,6 +5,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../api/graphql/builder';
 import * as products from '../services/products';
 import { listProductIds, listProductIdsAfter, type PageResult, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
+import type { Facet } from '../services/attributeFilters';
 import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
@@ -46,6 +47,53 @@ const Product = builder.prismaObject('Product', {
   }),
 });
 
+export const AttributeFilterInput = builder.inputType('AttributeFilter', {
+  description:
+    'Products with a matching value of the attribute, on themselves or on any of their variants. Errors name the attribute as REST does: attributes[code], attributes[code][gte].',
+  fields: (t) => ({
+    code: t.string({ required: true, description: 'The attribute code; the attribute must be filterable' }),
+    values: t.stringList({ description: 'Any of these values (dropdown, multiselect and swatch: value keys; boolean: true or false; numbers and dates as text)' }),
+    gte: t.string({ description: 'Lower bound, inclusive (numeric, date, date_time)' }),
+    lte: t.string({ description: 'Upper bound, inclusive (numeric, date, date_time)' }),
+  }),
+});
+
+const ProductFacetValue = builder.simpleObject('ProductFacetValue', {
+  fields: (t) => ({
+    value: t.string({ description: 'What the attribute filter takes to select it' }),
+    name: t.string(),
+    hex: t.string({ nullable: true, description: 'A swatch value\'s colour' }),
+    count: t.int({ description: 'Products matching the list\'s other filters that have this value' }),
+    selected: t.boolean({ description: 'Whether the list\'s filter selects this value' }),
+  }),
+});
+
+const ProductFacet = builder.objectRef<Facet>('ProductFacet').implement({
+  description:
+    "An attribute's values with product counts over the list's filters, its own filter left out. Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min` and `max`.",
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    name: t.exposeString('name'),
+    type: t.exposeString('type'),
+    unit: t.exposeString('unit', { nullable: true }),
+    values: t.field({ type: [ProductFacetValue], nullable: true, resolve: (f) => f.values?.map((v) => ({ ...v, hex: v.hex ?? null })) ?? null }),
+    min: t.exposeString('min', { nullable: true, description: 'Smallest value among the matching products (numeric, date, date_time; a number as text); null when none has one' }),
+    max: t.exposeString('max', { nullable: true, description: 'Largest value among the matching products' }),
+  }),
+});
+
+/** The `facets` field of a list page: the facets its list's `facets` argument asked for, like `meta` computed with the page. */
+export const facetsField = (t: any) =>
+  t.field({
+    type: [ProductFacet],
+    nullable: true,
+    description: "The facets the list's `facets` argument names, in its order; null when it names none",
+    resolve: (page: { facets?: Facet[] }) => page.facets ?? null,
+  });
+
+export const FACETS_ARG_DESCRIPTION =
+  "Codes of filterable attributes (at most 10): the page's `facets` gives each one's values with product counts over this list's filter, its own filter left out";
+
 const ProductFilter = builder.inputType('ProductFilter', {
   fields: (t) => ({
     search: t.string({
@@ -57,6 +105,8 @@ const ProductFilter = builder.inputType('ProductFilter', {
     isActive: t.boolean(),
     lowStock: t.boolean({ description: 'true: inventory_quantity <= low_stock_threshold' }),
     scheduled: t.boolean({ description: 'true: products with a pending publishAt or unpublishAt; false: products with neither' }),
+    attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match' }),
+    productTypes: t.idList({ description: 'Products of any of these product types' }),
   }),
 });
 
@@ -87,6 +137,7 @@ interface ProductPageShape {
   storeId: string;
   ids: string[];
   meta: PageMetaShape;
+  facets?: Facet[];
 }
 
 const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
@@ -96,6 +147,7 @@ const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement
       resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, productQuery(ctx, info)),
     }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+    facets: facetsField(t),
   }),
 });
 
@@ -116,11 +168,13 @@ builder.queryFields((t) => ({
       perPage: t.arg.int(),
       filter: t.arg({ type: ProductFilter }),
       sort: t.arg({ type: ProductSort }),
+      facets: t.arg.stringList({ description: FACETS_ARG_DESCRIPTION }),
     },
     authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
-      const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
+      const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
+      const r = await listProductIds(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), paging, args.sort ?? undefined, { facets: args.facets ?? undefined });
+      return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
   productsConnection: t.connection({
@@ -151,7 +205,19 @@ builder.queryFields((t) => ({
 }));
 
 export function cleanFilter(
-  f: { search?: string | null; category?: string | null; tags?: string[] | null; isActive?: boolean | null; lowStock?: boolean | null; scheduled?: boolean | null } | null | undefined,
+  f:
+    | {
+        search?: string | null;
+        category?: string | null;
+        tags?: string[] | null;
+        isActive?: boolean | null;
+        lowStock?: boolean | null;
+        scheduled?: boolean | null;
+        attributes?: { code: string; values?: string[] | null; gte?: string | null; lte?: string | null }[] | null;
+        productTypes?: (string | number)[] | null;
+      }
+    | null
+    | undefined,
 ): ProductFilter {
   return {
     search: f?.search ?? undefined,
@@ -160,7 +226,13 @@ export function cleanFilter(
     isActive: f?.isActive ?? undefined,
     lowStock: f?.lowStock ?? undefined,
     scheduled: f?.scheduled ?? undefined,
+    attributes: cleanAttributeFilters(f?.attributes),
+    productTypes: f?.productTypes?.map(String) ?? undefined,
   };
+}
+
+export function cleanAttributeFilters(a: { code: string; values?: string[] | null; gte?: string | null; lte?: string | null }[] | null | undefined) {
+  return a?.map((x) => ({ code: x.code, values: x.values ?? undefined, gte: x.gte ?? undefined, lte: x.lte ?? undefined }));
 }
 
 /**

@@ -7,8 +7,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
-import { PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
+import { AttributeFilterInput, cleanAttributeFilters, FACETS_ARG_DESCRIPTION, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
 const PublicProduct = builder.prismaObject('Product', {
@@ -59,10 +60,12 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
     search: t.string({ description: 'Case-insensitive text over name, description and tags' }),
     category: t.string({ description: 'Category slug' }),
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
+    attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match; public, filterable attributes only' }),
   }),
 });
 
 interface PublicProductPageShape {
+  facets?: Facet[];
   ids: string[];
   meta: PageMetaShape;
 }
@@ -76,6 +79,7 @@ const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProdu
   fields: (t) => ({
     items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, publicProductQuery(ctx, info)) }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
+    facets: facetsField(t),
   }),
 });
 
@@ -89,13 +93,20 @@ builder.queryFields((t) => ({
   publicProducts: t.field({
     type: PublicProductPage,
     description: "A page of the credential's store's active products. Public API; needs public:read or products:read.",
-    args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: PublicProductFilter }), sort: t.arg({ type: PublicProductSort }) },
+    args: {
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      filter: t.arg({ type: PublicProductFilter }),
+      sort: t.arg({ type: PublicProductSort }),
+      facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
+    },
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
       const f = args.filter;
-      const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined };
-      const r = await listPublicProducts(ctx, ctx.storeId!, filter, { page: args.page ?? undefined, perPage: args.perPage ?? undefined }, args.sort ?? undefined);
-      return { ids: r.ids, meta: pageMeta(r) };
+      const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined, attributes: cleanAttributeFilters(f?.attributes) };
+      const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
+      const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined);
+      return { ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
   publicProduct: t.prismaField({

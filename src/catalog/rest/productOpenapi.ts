@@ -156,6 +156,42 @@ const PageMeta = {
     total_exact: { type: 'boolean', description: 'Always true for a list filtered by nothing but is_active. Any other filter counts its matches up to ten pages past this one (offset + 10 × per_page); false when more match than that, `total` then being that bound (more than `total` match, "200+"). has_more is exact either way.' },
     total_pages: { type: 'integer', minimum: 0 },
     has_more: { type: 'boolean' },
+    facets: {
+      type: 'array',
+      items: schemaRef('ProductFacet'),
+      description: 'Only when the list asked for `facets`: one per code asked, in the order asked',
+    },
+  },
+};
+
+const ProductFacet = {
+  type: 'object',
+  description:
+    "An attribute's values with product counts over the list's filters, its own filter left out (a product counts if it or one of its variants has the value). Value types (dropdown, multiselect, swatch, boolean, plain_text, reference) have `values`; numeric, date and date_time have `min` and `max`.",
+  required: ['code', 'name', 'type', 'unit'],
+  properties: {
+    code: { type: 'string', example: 'material' },
+    name: { type: 'string', example: 'Material' },
+    type: { type: 'string', enum: ['plain_text', 'numeric', 'boolean', 'date', 'date_time', 'dropdown', 'multiselect', 'swatch', 'reference'] },
+    unit: { type: ['string', 'null'], description: "A numeric attribute's unit" },
+    values: {
+      type: 'array',
+      description:
+        "Values with a count above zero, and every selected value. dropdown, multiselect and swatch: in the attribute's order; boolean: true, false; plain_text and reference: most products first, at most 100",
+      items: {
+        type: 'object',
+        required: ['value', 'name', 'count', 'selected'],
+        properties: {
+          value: { type: 'string', description: 'What attributes[code] takes to select it', example: 'cotton' },
+          name: { type: 'string', example: 'Cotton' },
+          hex: { type: 'string', description: "A swatch value's colour", example: '#1f6feb' },
+          count: { type: 'integer', minimum: 0 },
+          selected: { type: 'boolean' },
+        },
+      },
+    },
+    min: { type: ['number', 'string', 'null'], description: 'Smallest value among the matching products: a number (numeric) or an ISO 8601 date or date-time; null when none has one' },
+    max: { type: ['number', 'string', 'null'], description: 'Largest value' },
   },
 };
 
@@ -182,6 +218,7 @@ const components: OpenApiFragment['components'] = {
       properties: { ...writableFields, version: { type: 'integer', description: 'The version you read: 412 precondition_failed when it is no longer current' } },
     },
     PageMeta,
+    ProductFacet,
   },
   headers: {
     ETag: { description: 'Strong validator "v<version>"; send it back in If-Match', schema: { type: 'string', example: '"v3"' } },
@@ -221,6 +258,25 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       boolQuery('low_stock', 'true: inventory_quantity <= low_stock_threshold'),
       boolQuery('scheduled', 'true: products with a pending publish_at or unpublish_at (the schedules the scheduler will run); false: neither'),
       { name: 'sort', in: 'query', schema: { type: 'string', enum: [...PRODUCT_SORTS] }, description: 'A leading - sorts descending' },
+      {
+        name: 'attributes',
+        in: 'query',
+        style: 'deepObject',
+        explode: true,
+        schema: {
+          type: 'object',
+          additionalProperties: { oneOf: [{ type: 'string' }, { type: 'object', properties: { gte: { type: 'string' }, lte: { type: 'string' } }, additionalProperties: false }] },
+        },
+        description:
+          'Filters by filterable attributes, all of which must match; a product matches if it or one of its variants has a matching value. `attributes[material]=cotton,linen`: any of these values (a multiselect: products having any of them; booleans true or false); `attributes[capacity][gte]=1`, `attributes[capacity][lte]=2`: an inclusive range (numeric, date as YYYY-MM-DD, date_time as ISO 8601 with offset). An unknown or non-filterable attribute, or a value it cannot take, is 422 validation_failed naming the parameter (errors[].code invalid_parameter).',
+      },
+      { name: 'product_type', in: 'query', schema: { type: 'string' }, description: 'Comma-separated product type ids; a product matches if it is of any of them' },
+      {
+        name: 'facets',
+        in: 'query',
+        schema: { type: 'string' },
+        description: "Comma-separated codes of filterable attributes (at most 10): adds meta.facets, each attribute's values with product counts over this list's filters, its own filter left out",
+      },
     ],
     responses: {
       '200': {

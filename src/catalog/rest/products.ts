@@ -2,10 +2,12 @@
 
 import { requireCapability } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
+import { AppError, type FieldError } from '../../platform/errors';
 import { pageMeta, productSortEnumName } from '../graphql/products';
 import { listProductIds, PAGE_LIMITS, PRODUCT_SORTS, productsByIds, type ProductFilter, type ProductSort } from '../services/productList';
 import { getProduct } from '../services/products';
+import type { AttributeFilter } from '../services/attributeFilters';
+import { isUuid } from '../../kernel/ids';
 import { fromGraphQL, PRODUCT, PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow, selectionOf } from '../services/views';
 import { camelizeKeys, requireObject } from '../../api/rest/body';
 import { boolParam, enumParam, intParam, listParam, PAGE_META_SELECTION, pageResponse } from '../../api/rest/params';
@@ -37,6 +39,66 @@ export function listFilterOf(query: URLSearchParams) {
     scheduled: boolParam(query, 'scheduled'),
   };
 }
+
+const ATTRIBUTE_PARAM = /^attributes\[([^\][]+)\](?:\[(gte|lte)\])?$/;
+
+/**
+ * The list's attribute filters, product types and facets from its query parameters: `attributes[material]=cotton,linen`,
+ * `attributes[capacity][gte]=1`, `product_type=<id>,<id>`, `facets=material,color`. Malformed parameters are reported
+ * together; whether the attributes exist and take those values is the service's check.
+ */
+export function attributeListParams(query: URLSearchParams): { attributes?: AttributeFilter[]; productTypes?: string[]; facets?: string[] } {
+  const errors: FieldError[] = [];
+  const byCode = new Map<string, AttributeFilter>();
+  for (const key of new Set(query.keys())) {
+    if (key !== 'attributes' && !key.startsWith('attributes[')) continue;
+    const m = ATTRIBUTE_PARAM.exec(key);
+    if (!m) {
+      errors.push({ field: key, code: 'invalid_parameter', message: 'must be attributes[code], attributes[code][gte] or attributes[code][lte]' });
+      continue;
+    }
+    const [, code, bound] = m;
+    const filter = byCode.get(code) ?? { code };
+    byCode.set(code, filter);
+    if (bound) {
+      const sent = query.getAll(key).map((v) => v.trim());
+      if (sent.length !== 1 || !sent[0]) errors.push({ field: key, code: 'invalid_parameter', message: 'must be given once, with a value' });
+      else filter[bound as 'gte' | 'lte'] = sent[0];
+    } else {
+      const values = listParam(query, key);
+      if (!values) errors.push({ field: key, code: 'invalid_parameter', message: 'must name at least one value' });
+      else filter.values = values;
+    }
+  }
+  const productTypes = listParam(query, 'product_type');
+  if (productTypes?.some((id) => !isUuid(id))) errors.push({ field: 'product_type', code: 'invalid_parameter', message: 'must be product type ids' });
+  if (errors.length) throw new AppError('validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
+  return { attributes: byCode.size ? [...byCode.values()] : undefined, productTypes, facets: listParam(query, 'facets') };
+}
+
+/** REST's `meta.facets`: a numeric facet's bounds as JSON numbers (GraphQL carries them as strings, like every bound). */
+export function restFacets(facets: Record<string, any>[]) {
+  return facets.map((f) => ({
+    code: f.code,
+    name: f.name,
+    type: f.type,
+    unit: f.unit,
+    ...(f.values ? { values: f.values.map((v: Record<string, any>) => ({ value: v.value, name: v.name, ...(v.hex ? { hex: v.hex } : {}), count: v.count, selected: v.selected })) } : {}),
+    ...(f.values ? {} : { min: f.type === 'numeric' && f.min !== null ? Number(f.min) : f.min, max: f.type === 'numeric' && f.max !== null ? Number(f.max) : f.max }),
+  }));
+}
+
+/** The facets selection of a list operation, in the names restFacets reads. */
+export const FACETS_SELECTION = 'facets { code name type unit values { value name hex count selected } min max }';
+
+/** The list's filter and facets variables; attribute filters and product types only where the list takes them. */
+function listVariables(query: URLSearchParams) {
+  const { facets, ...attributeFilters } = attributeListParams(query);
+  return { filter: { ...listFilterOf(query), ...attributeFilters }, facets };
+}
+
+/** `meta.facets` when the list asked for facets. */
+export const withFacets = <M extends object>(meta: M, facets: Record<string, any>[] | null | undefined) => (facets ? { ...meta, facets: restFacets(facets) } : meta);
 
 const etag = (p: Record<string, any>) => `"v${p.version}"`;
 
@@ -83,13 +145,14 @@ const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
 async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
   requireCapability(ctx, 'readCatalog', v.storeId);
   const sort = v.sort === undefined ? undefined : PRODUCT_SORTS.find((s) => productSortEnumName(s) === v.sort);
-  const page = await listProductIds(ctx, v.storeId, (v.filter ?? {}) as ProductFilter, { page: v.page, perPage: v.perPage }, sort);
+  const page = await listProductIds(ctx, v.storeId, (v.filter ?? {}) as ProductFilter, { page: v.page, perPage: v.perPage }, sort, { facets: v.facets ?? undefined });
   const rows = (await productsByIds(ctx, page.ids, FULL_ROW)) as ProductViewRow[];
   const m = pageMeta(page);
   return {
     products: {
       items: rows.map((p) => productView(p, ctx.baseUrl)),
       meta: { page: m.page, per_page: m.perPage, total: m.total, total_exact: m.totalExact, total_pages: m.totalPages, has_more: m.hasMore },
+      facets: page.facets ?? null,
     },
   };
 }
@@ -109,10 +172,11 @@ export const merchantProductRoutes: RestRoute[] = [
     auth: 'dashboard',
     openapi: productOpenapi.listProducts,
     operation: withFragment(`
-      query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort) {
-        products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
+      query ListProducts($storeId: ID!, $page: Int, $perPage: Int, $filter: ProductFilter, $sort: ProductSort, $facets: [String!]) {
+        products(storeId: $storeId, page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets) {
           items { ...RestProduct }
           ${PAGE_META_SELECTION}
+          ${FACETS_SELECTION}
         }
       }`),
     variables: ({ params, query }) => ({
@@ -120,10 +184,10 @@ export const merchantProductRoutes: RestRoute[] = [
       page: intParam(query, 'page', PAGE_LIMITS.page),
       perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
       sort: sortParam(query, PRODUCT_SORTS),
-      filter: listFilterOf(query),
+      ...listVariables(query),
     }),
     compiled: listProductsData,
-    respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), data.products.meta),
+    respond: (data, r) => pageResponse(r, data.products.items.map(restProduct), withFacets(data.products.meta, data.products.facets)),
   },
   {
     method: 'GET',

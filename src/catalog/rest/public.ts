@@ -6,7 +6,7 @@ import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import { catalogExtrasRoutes } from './catalogExtras';
 import { imageRoutes } from './images';
-import { merchantProductRoutes, restProduct, sortParam } from './products';
+import { attributeListParams, FACETS_SELECTION, merchantProductRoutes, restProduct, sortParam, withFacets } from './products';
 import type { OpenApiFragment } from '../../api/rest/openapi';
 import { intParam, listParam, PAGE_META_SELECTION, pageResponse } from '../../api/rest/params';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
@@ -84,7 +84,7 @@ const modeSchema = {
 const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
 
 /** Filters and sorts that only a credential reading the whole catalog has; public:read lists active products in the storefront's orders. */
-const WHOLE_CATALOG_PARAMETERS = ['is_active', 'low_stock', 'scheduled'];
+const WHOLE_CATALOG_PARAMETERS = ['is_active', 'low_stock', 'scheduled', 'product_type'];
 const WHOLE_CATALOG_SORTS = PRODUCT_SORTS.filter((s) => !(PUBLIC_PRODUCT_SORTS as readonly string[]).includes(s));
 
 /**
@@ -184,19 +184,26 @@ export const publicRoutes: RestRoute[] = [
     operationId: 'listPublicProducts',
     summary: "The credential's catalog, paged and filterable. public:read: active products in the storefront view; products:read or products:write: every product in the merchant representation",
     ...publicAuth,
-    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort) {
-      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort) {
+    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort, $facets: [String!]) {
+      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets) {
         items { ...RestPublicProduct }
         ${PAGE_META_SELECTION}
+        ${FACETS_SELECTION}
       }
     }${PUBLIC_PRODUCT_FRAGMENT}`,
-    variables: ({ query }) => ({
-      page: intParam(query, 'page', PAGE_LIMITS.page),
-      perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
-      sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
-      filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags') },
-    }),
-    respond: (data, r) => pageResponse(r, data.publicProducts.items.map(restProduct), data.publicProducts.meta, { livemode: livemode(r) }),
+    variables: ({ query }) => {
+      // Product types are the merchant's structure: a storefront filters by public attributes only.
+      const { attributes, facets } = attributeListParams(query);
+      return {
+        page: intParam(query, 'page', PAGE_LIMITS.page),
+        perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
+        sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
+        filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags'), attributes },
+        facets,
+      };
+    },
+    respond: (data, r) =>
+      pageResponse(r, data.publicProducts.items.map(restProduct), withFacets(data.publicProducts.meta, data.publicProducts.facets), { livemode: livemode(r) }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
       parameters: [...publicListParameters(), ...modeParameters],

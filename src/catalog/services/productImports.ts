@@ -9,8 +9,7 @@ import type { Principal } from '../../kernel/principal';
 import { actorOf, transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { signalWorkPending } from '../../platform/outbox/signal';
 import { AppError, notFound } from '../../platform/errors';
-import { type ProductFilter, ProductFilterInput } from './productList';
-import { parseInput } from '../../platform/validation';
+import { checkListFilter, type ProductFilter } from './productList';
 import { type RowError, TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
 import { ERROR_POLICIES, type ErrorPolicy, type ImportCounts, importProducts, MAX_REPORTED_ERRORS, WHOLE_FILE_TIMEOUT_MS } from '../transfer/importer';
 import { ImportFileError, readRecords } from '../transfer/reader';
@@ -315,5 +314,5 @@ async function finish(ctx: RequestContext, lease: Lease, data: Partial<ReturnTyp
 /** Checks an export's filter (422 on a bad one) and that the store exists, before a byte is streamed. */
 export async function checkExport(ctx: RequestContext, storeId: string, filter: ProductFilter) {
   if (!isUuid(storeId) || !(await ctx.db.store.findUnique({ where: { id: storeId }, select: { id: true } }))) throw notFound('Store');
-  parseInput(ProductFilterInput, filter);
+  await checkListFilter(storeId, filter);
 }

@@ -8,6 +8,17 @@ import { AppError } from '../../platform/errors';
 import { isUuid } from '../../kernel/ids';
 import { parseInput } from '../../platform/validation';
 import { coveredByFullRow, fullProductRowsByIds } from './productRows';
+import {
+  type AttributeAudience,
+  attributeFilterSql,
+  type Facet,
+  facetsFromRows,
+  type FacetScope,
+  facetsSql,
+  productsMatchingSql,
+  resolveAttributeQuery,
+  type ResolvedAttributeFilter,
+} from './attributeFilters';
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -22,6 +33,12 @@ export const ProductFilterInput = z.object({
   scheduled: z.boolean().optional(),
   /** Public storefront lists pass 'active' only. */
   status: z.enum(['active', 'draft', 'archived']).optional(),
+  /** Every filter must match (on the product or on one of its variants); checked against the store's attributes. */
+  attributes: z
+    .array(z.object({ code: z.string(), values: z.array(z.string()).optional(), gte: z.string().optional(), lte: z.string().optional() }))
+    .optional(),
+  /** Products of any of these product types. */
+  productTypes: z.array(z.string().uuid('must be product type ids')).max(50).optional(),
 });
 export type ProductFilter = z.input<typeof ProductFilterInput>;
 
@@ -52,7 +69,7 @@ const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
 /** The WHERE clause of a product list: every filter maps to an indexed predicate. */
-function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = []): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
   const terms = searchTerms(f.search);
   for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
@@ -70,6 +87,8 @@ function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterI
   if (f.lowStock === false) parts.push(Prisma.sql`NOT p.low_stock`);
   if (f.scheduled === true) parts.push(Prisma.sql`(p.publish_at IS NOT NULL OR p.unpublish_at IS NOT NULL)`);
   if (f.scheduled === false) parts.push(Prisma.sql`p.publish_at IS NULL AND p.unpublish_at IS NULL`);
+  if (f.productTypes?.length) parts.push(Prisma.sql`p.product_type_id = ANY(${f.productTypes}::uuid[])`);
+  for (const a of attributes) parts.push(attributeFilterSql(storeId, mode, a));
   return Prisma.join(parts, ' AND ');
 }
 
@@ -137,7 +156,15 @@ export const COUNTED_PAGES_AHEAD = 10;
 
 /** Whether the filter only selects by status, so the store's counters know its exact total. */
 function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
-  return !searchTerms(f.search).length && !f.category && !f.tags?.length && f.lowStock === undefined && f.scheduled === undefined;
+  return (
+    !searchTerms(f.search).length &&
+    !f.category &&
+    !f.tags?.length &&
+    f.lowStock === undefined &&
+    f.scheduled === undefined &&
+    !f.attributes?.length &&
+    !f.productTypes?.length
+  );
 }
 
 /** The total of a status-only list: the sum of the store's counter slots of the statuses it selects. */
@@ -166,13 +193,20 @@ export interface PageResult {
  * COUNTED_PAGES_AHEAD); an empty page still returns one row with the total.
  * Exported so the benchmark baselines and the EXPLAIN tests run exactly the service's SQL.
  */
-export function productPageQuery(storeId: string, mode: Mode, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort) {
+export function productPageQuery(
+  storeId: string,
+  mode: Mode,
+  filterInput: ProductFilter,
+  paging: { page?: number; perPage?: number },
+  sort?: ProductSort,
+  attributes: ResolvedAttributeFilter[] = [],
+) {
   const filter = parseInput(ProductFilterInput, filterInput);
   const { page, perPage } = parseInput(PageInput, paging);
   const offset = (page - 1) * perPage;
   const totalFromCounters = countedByCounters(filter);
   const countLimit = totalFromCounters ? Infinity : offset + COUNTED_PAGES_AHEAD * perPage;
-  const where = whereSql(storeId, mode, filter);
+  const where = whereSql(storeId, mode, filter, attributes);
   const total = totalFromCounters
     ? counterTotalSql(storeId, mode, filter)
     : Prisma.sql`SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit + 1}) m`;
@@ -187,7 +221,7 @@ export function productPageQuery(storeId: string, mode: Mode, filterInput: Produ
     ) s ON true`;
   // How many rows a search word or a tag selects decides the plan (the trigram index, or the created_at order):
   // such a page is planned for its values every time, never from a cached generic plan.
-  const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length;
+  const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length || attributes.length > 0;
   return { page, perPage, countLimit, sql, plannedPerValues };
 }
 
@@ -209,11 +243,66 @@ export function pageFromRows(
   return { ids: ids.slice(0, q.perPage), page: q.page, perPage: q.perPage, ...totalOf(rows.length ? Number(rows[0].total) : 0, q.countLimit), hasMore: ids.length > q.perPage };
 }
 
-/** One SQL statement: the ids of the page in order, whether more follow, and the (capped) count of matches. */
-export async function listProductIds(ctx: RequestContext, storeId: string, filterInput: ProductFilter, paging: { page?: number; perPage?: number }, sort?: ProductSort): Promise<PageResult> {
-  const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort);
-  const rows = await readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues });
-  return pageFromRows(rows, q);
+/** What else a list reads besides its page: facets, and whose attributes it may name (the public API: public ones). */
+export interface ListOptions {
+  facets?: string[];
+  audience?: AttributeAudience;
+}
+
+/**
+ * One SQL statement: the ids of the page in order, whether more follow, and the (capped) count of matches. Attribute
+ * filters or facets add one statement reading the attributes they name, and facets one more (run beside the page).
+ */
+export async function listProductIds(
+  ctx: RequestContext,
+  storeId: string,
+  filterInput: ProductFilter,
+  paging: { page?: number; perPage?: number },
+  sort?: ProductSort,
+  opts: ListOptions = {},
+): Promise<PageResult & { facets?: Facet[] }> {
+  const attributeQuery = await resolvedAttributes(storeId, filterInput, opts);
+  const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort, attributeQuery?.filters);
+  const [rows, facets] = await Promise.all([
+    readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues }),
+    attributeQuery?.facets.length ? readFacets(storeId, ctx.mode, filterInput, attributeQuery) : undefined,
+  ]);
+  return { ...pageFromRows(rows, q), ...(facets ? { facets } : {}) };
+}
+
+/** Checks a list's filter, its attribute filters against the store's attributes too (422 validation_failed). */
+export async function checkListFilter(storeId: string, filterInput: ProductFilter): Promise<void> {
+  parseInput(ProductFilterInput, filterInput);
+  await resolvedAttributes(storeId, filterInput, {});
+}
+
+/** A list's attribute filters and facets checked against the store's attributes; undefined (no statement) when it names none. */
+async function resolvedAttributes(storeId: string, filterInput: ProductFilter, opts: ListOptions) {
+  if (!filterInput.attributes?.length && !opts.facets?.length) return undefined;
+  parseInput(ProductFilterInput, filterInput);
+  return resolveAttributeQuery(storeId, filterInput.attributes ?? [], opts.facets ?? [], opts.audience ?? 'merchant');
+}
+
+async function readFacets(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Promise<Facet[]> {
+  const sql = productFacetsQuery(storeId, mode, filterInput, q);
+  const rows = await readRows<{ f: number; value: string | null; n: bigint | string | null; lo: string | null; hi: string | null }>(sql.text, sql.values, { prepare: false });
+  return facetsFromRows(q.facets, rows);
+}
+
+/** The one statement of a list's facets. Exported so the benchmark's EXPLAIN runs exactly the service's SQL. */
+export function productFacetsQuery(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Prisma.Sql {
+  const filter = parseInput(ProductFilterInput, filterInput);
+  // Only status besides attributes: the value rows carry the product's status, so no product row is read.
+  const statusOnly = countedByCounters({ ...filter, attributes: undefined });
+  const status = filter.status ?? (filter.isActive === true ? 'active' : filter.isActive === false ? 'not_active' : null);
+  const scope = (code: string): FacetScope => {
+    const others = q.filters.filter((f) => f.code !== code);
+    const key = others.map((f) => f.code).join(',');
+    if (statusOnly && !others.length) return { status };
+    if (statusOnly) return { key, products: productsMatchingSql(storeId, mode, others, status) };
+    return { key, products: Prisma.sql`SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, others)}` };
+  };
+  return facetsSql(storeId, mode, q.facets, scope);
 }
 
 /** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */
@@ -225,6 +314,7 @@ export async function listProductIdsAfter(
   sort?: ProductSort,
 ): Promise<{ ids: string[]; cursors: string[]; hasNextPage: boolean }> {
   const filter = parseInput(ProductFilterInput, filterInput);
+  const attributeQuery = await resolvedAttributes(storeId, filterInput, {});
   if (args.last != null || args.before != null) {
     const field = args.last != null ? 'last' : 'before';
     throw new AppError('validation_failed', `${field}: backward paging is not supported; page forward with first/after`, {
@@ -238,7 +328,7 @@ export async function listProductIdsAfter(
   // Relevance has no stable keyset; a search without an explicit sort pages by created_at like the default.
   const sortKey = sort ?? '-created_at';
   const { col, dir } = SORT_SQL[sortKey];
-  const conds: Prisma.Sql[] = [whereSql(storeId, ctx.mode, filter)];
+  const conds: Prisma.Sql[] = [whereSql(storeId, ctx.mode, filter, attributeQuery?.filters)];
   if (args.after) {
     const [value, id] = decodeCursor(args.after, sortKey);
     const op = dir === 'DESC' ? '<' : '>';

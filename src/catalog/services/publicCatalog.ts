@@ -6,6 +6,7 @@ import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
 import { notFound } from '../../platform/errors';
 import { listProductIds, type ProductSort } from './productList';
+import type { AttributeFilter } from './attributeFilters';
 import { catalogOf } from './catalogScope';
 
 /** Sorts a storefront may use: inventory is not public, so neither is sorting by it. */
@@ -16,13 +17,22 @@ interface PublicProductFilter {
   search?: string;
   category?: string;
   tags?: string[];
+  attributes?: AttributeFilter[];
 }
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
 
-/** A page of the store's active products: drafts and archived products do not exist for storefronts. */
-export function listPublicProducts(ctx: RequestContext, storeId: string, filter: PublicProductFilter, paging: { page?: number; perPage?: number }, sort?: PublicProductSort) {
-  return listProductIds(ctx, storeId, { search: filter.search, category: filter.category, tags: filter.tags, status: 'active' }, paging, sort);
+/** A page of the store's active products (drafts and archived products do not exist for storefronts), filtered and faceted by public attributes only. */
+export function listPublicProducts(
+  ctx: RequestContext,
+  storeId: string,
+  filter: PublicProductFilter,
+  paging: { page?: number; perPage?: number },
+  sort?: PublicProductSort,
+  facets?: string[],
+) {
+  const { search, category, tags, attributes } = filter;
+  return listProductIds(ctx, storeId, { search, category, tags, attributes, status: 'active' }, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
