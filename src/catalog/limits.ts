@@ -32,11 +32,16 @@ export type CatalogLimit = keyof typeof CATALOG_LIMITS;
 const LIMIT_DOCS: Record<CatalogLimit, { counts: string; past: string }> = {
   optionsPerProduct: { counts: 'options of one product', past: '422 `validation_failed`, `too_big` on `options`' },
   valuesPerOption: { counts: 'values of one option', past: '422 `validation_failed`, `too_big` on `options.N.values`' },
-  variantsPerProduct: { counts: 'variants of one product (a generate or bulk update included)', past: '422 `validation_failed`, `too_big` on `variants`' },
+  variantsPerProduct: {
+    counts: 'variants of one product',
+    past: '422 `validation_failed`, `too_big` on `variants` (a replace or bulk update); 422 `limit_exceeded` (a generate whose combinations would pass it)',
+  },
   attributesPerStore: { counts: 'attributes one store defines', past: '422 `limit_exceeded`' },
   valuesPerAttribute: { counts: 'values of one dropdown, multiselect or swatch attribute', past: '422 `validation_failed`, `too_big` on `values`' },
   productTypesPerStore: { counts: 'product types of one store', past: '422 `limit_exceeded`' },
   attributesPerProductType: { counts: 'attributes one product type assigns, product and variant level together', past: '422 `validation_failed`, `too_big`' },
+  attributeFiltersPerList: { counts: 'attributes one product list filters by (`attributes[code]=…`)', past: '422 `validation_failed`, `too_big` on `attributes`' },
+  facetsPerList: { counts: 'facets one product list asks for (`facets=…`)', past: '422 `validation_failed`, `too_big` on `facets`' },
 };
 
 /** docs/limits.md, from the limits themselves (npm run docs:reference). */
