@@ -13,6 +13,8 @@ let productId: string;
 let optionsProductId: string;
 let variantId: string;
 let endpointId: string;
+let attributeId: string;
+let productTypeId: string;
 /** A live secret key of store a that may write its catalog: the public twins of the product routes take it. */
 let partnerKey: string;
 
@@ -28,6 +30,10 @@ beforeAll(async () => {
   // A public URL that does not resolve here: accepted (delivery checks it again), and nothing is ever sent.
   const endpoint = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints`, { token: a.ownerToken, body: { url: 'https://hooks.partner.example/base', event_types: ['*'] } });
   endpointId = endpoint.body.data.id;
+  const attribute = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/attributes`, { token: a.ownerToken, body: { code: 'care', name: 'Care', type: 'plain_text' } });
+  attributeId = attribute.body.data.id;
+  const productType = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/product-types`, { token: a.ownerToken, body: { name: 'Base type' } });
+  productTypeId = productType.body.data.id;
   partnerKey = (await createKey(t, a, { type: 'secret', mode: 'live', scopes: ['products:read', 'products:write'] })).secret;
 });
 afterAll(() => t.close());
@@ -114,6 +120,36 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     path: () => `/api/v1/merchant/stores/${a.storeId}/webhook-endpoints/${endpointId}/replay`,
     valid: () => ({ since: new Date(Date.now() - 3_600_000).toISOString() }),
     nest: (extra) => ({ since: new Date(Date.now() - 3_600_000).toISOString(), ...extra }),
+    prefix: '',
+  },
+  createAttribute: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/attributes`,
+    valid: () => ({ code: 'fabric', name: 'Fabric', type: 'dropdown', values: [{ value: 'linen', name: 'Linen' }] }),
+    nest: (extra) => ({ code: 'fabric', name: 'Fabric', type: 'dropdown', values: [{ value: 'linen', name: 'Linen' }, { value: 'wool', name: 'Wool', ...extra }] }),
+    prefix: 'values.1.',
+  },
+  updateAttribute: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/attributes/${attributeId}`,
+    valid: () => ({ name: 'Care instructions' }),
+    nest: (extra) => ({ name: 'Care instructions', ...extra }),
+    prefix: '',
+  },
+  createProductType: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/product-types`,
+    valid: () => ({ name: 'Shirts', product_attributes: [{ code: 'care' }] }),
+    nest: (extra) => ({ name: 'Shirts', product_attributes: [{ code: 'care', ...extra }] }),
+    prefix: 'product_attributes.0.',
+  },
+  updateProductType: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/product-types/${productTypeId}`,
+    valid: () => ({ name: 'Base type, renamed' }),
+    nest: (extra) => ({ name: 'Base type, renamed', ...extra }),
+    prefix: '',
+  },
+  generateTestProducts: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/test-catalog/generate`,
+    valid: () => ({ count: 1 }),
+    nest: (extra) => ({ count: 1, ...extra }),
     prefix: '',
   },
   copyLiveProductsToTest: {

@@ -269,12 +269,13 @@ describe('POST …/variants/generate', () => {
     expect((await getProduct(p.id)).variants_count).toBe(1728);
 
     // 13 × 12 × 12 = 1,872 combinations fit; a fourth option of 2 values (3,744) does not.
-    await putOptions(p.id, [
+    const grown = await putOptions(p.id, [
       { name: 'A', values: [...twelve('a'), 'a13'] },
       { name: 'B', values: twelve('b') },
       { name: 'C', values: twelve('c') },
       { name: 'D', values: ['d1', 'd2'] },
     ]);
+    expect(grown.status).toBe(200);
     const over = expectProblem(await generate(p.id), 422, 'limit_exceeded');
     expect(over).toMatchObject({ limit_name: 'variants_per_product', limit: 2048 });
     expect(await db().variant.count({ where: { productId: p.id } })).toBe(1728);

@@ -13,9 +13,9 @@ import { type ClientCredentials, exchangeToken, OAuthError, revokeToken } from '
 import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, type ConsentRequest, decideConsent, SIGN_IN_FIRST } from '../services/oauthAuthorize';
 import { DASHBOARD_SIGN_IN_PATH, dashboardStylesheet } from '../../api/dashboard';
 import { escapeHtml, htmlPage, sendHtml } from '../../api/docs/html';
-import { readBodyLimited } from '../../api/rest/body';
+import { readBodyLimited, RestInputError } from '../../api/rest/body';
 import { nulInQuery } from '../../api/graphql/inputText';
-import { RestInputError, sendProblem, toProblem } from '../../api/rest/problem';
+import { sendProblem, toProblem } from '../../api/rest/problem';
 
 /**
  * OAuth 2.0 protocol endpoints (RFC 6749, 7636, 7009). They speak form-encoded

@@ -1,7 +1,7 @@
 /** Reading REST and GraphQL request bodies: size limits, JSON parsing, key casing. */
 
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../../platform/errors';
+import { AppError, type FieldError } from '../../platform/errors';
 import { camelToSnake, snakeToCamel } from '../../platform/naming';
 
 /** JSON bodies, REST and GraphQL alike (uploads have their own limit, UPLOAD_MAX_BYTES). */
@@ -81,12 +81,29 @@ function nestingExceeds(text: string, max: number): boolean {
   return false;
 }
 
+/** Field errors the REST layer found in a request: 422 validation_failed, fields already named as the client sent them. */
+export class RestInputError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  }
+}
+
 export function requireObject(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('bad_request', 'The request body must be a JSON object');
   }
   return body as Record<string, unknown>;
+}
+
+/** A body of exactly these optional fields (for routes whose operation takes arguments, not an input type); any other is named (unknown_field). */
+export function bodyWith(body: unknown, allowed: readonly string[]): Record<string, unknown> {
+  const obj = requireObject(body);
+  const errors: FieldError[] = Object.keys(obj)
+    .filter((k) => !allowed.includes(k))
+    .map((k) => ({ field: k, code: 'unknown_field', message: `is not a known field (known: ${allowed.join(', ')})` }));
+  if (errors.length) throw new RestInputError(errors);
+  return obj;
 }
 
 

@@ -10,8 +10,8 @@ import { nulCharacterPaths, nulInQuery } from '../graphql/inputText';
 import { type FieldNaming, inputErrors } from '../inputCheck';
 import type { Pipeline } from '../pipeline';
 import { camelToSnake } from '../../platform/naming';
-import { readJsonBody, sentKey } from './body';
-import { RestInputError, sendProblem, toProblem } from './problem';
+import { readJsonBody, RestInputError, sentKey } from './body';
+import { sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
 import { sendStream } from './stream';
 

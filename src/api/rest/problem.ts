@@ -5,6 +5,7 @@ import type { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode, type FieldError, STATUS_BY_CODE } from '../../platform/errors';
 import { camelToSnake } from '../../platform/naming';
 import { errorTypeUri } from '../docs/errorCatalog';
+import { RestInputError } from './body';
 import { ExecutionErrors, knownError } from '../pipeline';
 
 const TITLES: Partial<Record<number, string>> = {
@@ -21,13 +22,6 @@ interface Problem {
   errors?: FieldError[];
   headers?: Record<string, string>;
   extra?: Record<string, unknown>;
-}
-
-/** Field errors the REST layer found in a request: 422 validation_failed, fields already named as the client sent them. */
-export class RestInputError extends Error {
-  constructor(readonly errors: FieldError[]) {
-    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
-  }
 }
 
 /**

@@ -10,9 +10,8 @@ import { MAX_VARIANTS_PER_PRODUCT, WEIGHT_UNITS } from '../services/variants';
 import { fromGraphQL, SEO, selectionOf, VARIANT } from '../services/views';
 import { decimalString } from './productOpenapi';
 import { expectedVersion, PRODUCT_FRAGMENT, productResponse } from './products';
-import { camelizeKeys, requireObject } from '../../api/rest/body';
+import { camelizeKeys, requireObject, RestInputError } from '../../api/rest/body';
 import { boolParam } from '../../api/rest/params';
-import { RestInputError } from '../../api/rest/problem';
 import { jsonContent, problemResponse, schemaRef } from '../../api/rest/openapi';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
 

@@ -3,7 +3,7 @@
 import { PRODUCT_STATUSES } from '../services/products';
 import { JOBS_LISTED, MAX_TEST_CATALOG_COPY, TEST_CATALOG_JOB_KINDS, TEST_CATALOG_JOB_STATUSES } from '../services/testCatalog';
 import { MAX_GENERATED_PRODUCTS, MAX_GENERATED_VARIANTS } from '../services/testCatalogGenerator';
-import { camelizeKeys, requireObject } from '../../api/rest/body';
+import { bodyWith, camelizeKeys, requireObject } from '../../api/rest/body';
 import { PRODUCT_FRAGMENT, restProduct } from './products';
 import { schemaRef } from '../../api/rest/openapi';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
@@ -106,7 +106,7 @@ export const testCatalogRoutes: RestRoute[] = [
         generateTestProducts(storeId: $storeId, count: $count, seed: $seed) { ...RestProduct }
       }${PRODUCT_FRAGMENT}`,
     variables: ({ params, body }) => {
-      const { count, seed } = requireObject(body);
+      const { count, seed } = bodyWith(body, ['count', 'seed']);
       return { storeId: params.storeId, count, seed };
     },
     respond: (d) => ({ status: 201, body: { data: d.generateTestProducts.map(restProduct) } }),

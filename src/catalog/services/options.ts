@@ -11,7 +11,7 @@ import { AppError, type FieldError, notFound, validationError } from '../../plat
 import { parseInput } from '../../platform/validation';
 import { CATALOG_LIMITS } from '../limits';
 import { PRODUCT_VIEW_INCLUDE, variantView } from './views';
-import { deleteVariants, insertVariants } from './variantRows';
+import { deleteVariants, insertVariants, VARIANT_WRITE_TIMEOUT_MS } from './variantRows';
 import { emitProductEvent, isUuid, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
 
 export interface ProductOption {
@@ -260,5 +260,5 @@ export async function setProductOptions(
       previousExtra: { variants: variants.map(variantView) },
     });
     return after;
-  });
+  }, { timeoutMs: VARIANT_WRITE_TIMEOUT_MS });
 }

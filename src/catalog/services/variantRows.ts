@@ -5,6 +5,12 @@ import type { TransactionContext } from '../../platform/outbox/outbox';
 
 type Money = { toString(): string } | string | null | undefined;
 
+/**
+ * How long a transaction writing a product's variants may stay open: up to 2,048 rows (and the attribute value rows
+ * their triggers keep) take longer than the 5 s default on a busy database, and a cut-off write would answer 500.
+ */
+export const VARIANT_WRITE_TIMEOUT_MS = 60_000;
+
 /** The columns of a variant row to insert (a new variant, or one written anew with its id and created_at). */
 export interface VariantWrite {
   id?: string | null;

@@ -6,7 +6,7 @@ import type { Prisma } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
 import { isValidGtin } from '../../kernel/gtin';
 import { transaction, type TransactionContext } from '../../platform/outbox/outbox';
-import { deleteVariants, insertVariants } from './variantRows';
+import { deleteVariants, insertVariants, VARIANT_WRITE_TIMEOUT_MS } from './variantRows';
 import { AppError, type FieldError, notFound, validationError } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { CATALOG_LIMITS, limitExceeded } from '../limits';
@@ -272,7 +272,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
         previousExtra: { variants: previous.map(variantView) },
       });
       return variants;
-    });
+    }, { timeoutMs: VARIANT_WRITE_TIMEOUT_MS });
   } catch (e) {
     if (violatedUniqueIndex(e) === 'variants_store_id_mode_sku_key') throw await skuConflict(ctx, storeId, productId, skus);
     throw e;
@@ -369,7 +369,7 @@ export async function updateVariants(ctx: RequestContext, storeId: string, produ
       const result = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { id: { in: ids } } });
       const order = new Map(ids.map((id, i) => [id, i]));
       return result.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-    });
+    }, { timeoutMs: VARIANT_WRITE_TIMEOUT_MS });
   } catch (e) {
     if (violatedUniqueIndex(e) === 'variants_store_id_mode_sku_key') throw await skuConflict(ctx, storeId, productId, skus);
     throw e;
@@ -491,7 +491,7 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
         previousExtra: { variants: existing.map(variantView) },
       });
       return variants.filter((v) => v.position >= start);
-    });
+    }, { timeoutMs: VARIANT_WRITE_TIMEOUT_MS });
   } catch (e) {
     if (violatedUniqueIndex(e) === 'variants_store_id_mode_sku_key') throw await skuConflict(ctx, storeId, productId, generated, () => 'skuPattern');
     throw e;

@@ -3,10 +3,9 @@
 import type { FieldError } from '../../platform/errors';
 import { DEFAULT_SECRET_OVERLAP_HOURS, MAX_DESCRIPTION_LENGTH, MAX_ENDPOINTS_PER_MODE, MAX_SECRET_OVERLAP_HOURS } from '../webhooks/endpoints';
 import { MESSAGE_STATUSES, MESSAGES_PAGE } from '../webhooks/log';
-import { camelizeKeys, requireObject } from '../../api/rest/body';
+import { bodyWith, camelizeKeys, requireObject, RestInputError } from '../../api/rest/body';
 import { schemaRef } from '../../api/rest/openapi';
 import { enumParam, intParam, keysetMetaSchema, keysetPage } from '../../api/rest/params';
-import { RestInputError } from '../../api/rest/problem';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
 
 /** REST for webhook endpoints and the delivery log, under /api/v1/merchant/stores/:storeId. Every route needs manage_webhooks. */
@@ -31,16 +30,6 @@ const FULL_MESSAGE_FIELDS = `${MESSAGE_FIELDS}
 
 /** Fields of a GET a client may send back in a PATCH: not writable, ignored. */
 const READ_ONLY = new Set(['id', 'store_id', 'disabled_reason', 'disabled_at', 'secret_hint', 'previous_secret_expires_at', 'created_at', 'updated_at']);
-
-/** A body of exactly these optional fields; any other is named (unknown_field). */
-function bodyWith(body: unknown, allowed: string[]): Record<string, unknown> {
-  const obj = requireObject(body);
-  const errors: FieldError[] = Object.keys(obj)
-    .filter((k) => !allowed.includes(k))
-    .map((k) => ({ field: k, code: 'unknown_field', message: `is not a known field (known: ${allowed.join(', ')})` }));
-  if (errors.length) throw new RestInputError(errors);
-  return obj;
-}
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 
