@@ -139,6 +139,7 @@ const PublicProduct = {
         required: ['name', 'values'],
         properties: { name: { type: 'string', example: 'Size' }, values: { type: 'array', items: { type: 'string' }, example: ['S', 'M', 'L'] } },
       },
+      example: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Red', 'Blue'] }],
     },
     variants: { type: 'array', description: 'Ordered by position', items: { $ref: '#/components/schemas/PublicVariant' } },
     images: {
@@ -158,6 +159,20 @@ const PublicVariant = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'sku', 'title', 'options', 'price', 'compare_at_price', 'in_stock', 'position', 'barcode', 'weight', 'image_id', 'attributes'],
+  example: {
+    id: '7c1e4b2a-9d3f-4a6b-8c5d-2e1f0a9b8c7d',
+    sku: 'TEE-M-RED',
+    title: 'M / Red',
+    options: { Size: 'M', Color: 'Red' },
+    price: null,
+    compare_at_price: 39.9,
+    in_stock: true,
+    position: 0,
+    barcode: '4006381333931',
+    weight: { value: 0.25, unit: 'kg' },
+    image_id: null,
+    attributes: { shade: 'red' },
+  },
   properties: {
     id: { type: 'string', format: 'uuid' },
     sku: { type: 'string' },
