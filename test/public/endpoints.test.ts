@@ -95,7 +95,7 @@ describe('GET /products', () => {
     const runner = res.body.data.find((p: { name: string }) => p.name === 'Trail runner');
     expect(runner).toEqual({
       id: ids['Trail runner'], name: 'Trail runner', description: 'Grippy sole', price: 120.5, currency: 'EUR', in_stock: true,
-      tags: ['running', 'outdoor'], category_slugs: ['shoes'], attributes: {}, images: [], published_at: expect.any(String), updated_at: expect.any(String),
+      tags: ['running', 'outdoor'], category_slugs: ['shoes'], attributes: {}, options: [], variants: [], images: [], published_at: expect.any(String), updated_at: expect.any(String),
     });
     expect(res.body.data.find((p: { name: string }) => p.name === 'Linen shirt').in_stock).toBe(false);
   });

@@ -286,7 +286,12 @@ describe('variant fields', () => {
   const EAN = gtin13('400638133393');
 
   it('stores barcode, compare-at price, cost, weight, image and attributes, and shows them on REST, GraphQL and in events', async () => {
-    const p = await createProduct(t, a, { price: 30 });
+    const store = `/api/v1/merchant/stores/${a.storeId}`;
+    const created = (path: string, body: unknown) => t.request('POST', `${store}${path}`, { token: a.ownerToken, body });
+    expect((await created('/attributes', { code: 'fabric_weight', name: 'Fabric weight', type: 'numeric', unit: 'g' })).status).toBe(201);
+    expect((await created('/attributes', { code: 'care', name: 'Care', type: 'multiselect', values: [{ value: 'wash_30', name: 'Wash at 30' }] })).status).toBe(201);
+    const type = (await created('/product-types', { name: 'Fabrics', variant_attributes: [{ code: 'fabric_weight' }, { code: 'care' }] })).body.data;
+    const p = await createProduct(t, a, { price: 30, product_type_id: type.id });
     const upload = await restUpload(t, a.storeId, a.ownerToken, [{ name: 'product_id', value: p.id }, filePart(await makeImage('png'), 'a.png', 'image/png')]);
     const image = upload.body.data;
     const res = await putVariants(p.id, [

@@ -7,7 +7,7 @@ import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import type { ProductOption as ProductOptionShape } from '../services/options';
 
-const ProductOption = builder.objectRef<ProductOptionShape>('ProductOption').implement({
+export const ProductOption = builder.objectRef<ProductOptionShape>('ProductOption').implement({
   description: 'One of the options that define a product\'s variants (Size, Color), with its values in order.',
   fields: (t) => ({
     name: t.exposeString('name'),

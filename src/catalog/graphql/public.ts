@@ -9,7 +9,54 @@ import { productsByIds } from '../services/productList';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
+import type { ProductOption as ProductOptionShape } from '../services/options';
+import type { WEIGHT_UNITS } from '../services/variants';
+import { ProductOption } from './options';
+import { VariantWeight } from './variants';
 import { AttributeFilterInput, cleanAttributeFilters, FACETS_ARG_DESCRIPTION, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
+
+/** The product type's public attributes at both levels: one selection serves the product's values and its variants'. */
+const PUBLIC_ASSIGNMENTS = {
+  attributes: true,
+  productType: { select: { attributes: { where: { attribute: { public: true } }, select: { level: true, attribute: { select: { code: true } } } } } },
+} as const;
+
+type PublicAssignments = { productType: { attributes: { level: string; attribute: { code: string } }[] } | null };
+
+/** The values of the type's public attributes at this level; the others left out. */
+function publicValues(p: PublicAssignments, level: 'product' | 'variant', values: unknown) {
+  const shown = new Set(p.productType?.attributes.filter((a) => a.level === level).map((a) => a.attribute.code) ?? []);
+  return Object.fromEntries(Object.entries(values as Record<string, unknown>).filter(([code]) => shown.has(code)));
+}
+
+/** Storefront view of a variant (views.ts PUBLIC_VARIANT): no inventory count, never cost, public attribute values only. */
+const PublicVariant = builder.prismaObject('Variant', {
+  variant: 'PublicVariant',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    sku: t.exposeString('sku'),
+    title: t.exposeString('title'),
+    options: t.expose('options', { type: 'JSON', description: 'Option name to value, one of each of the product\'s options' }),
+    price: t.expose('price', { type: 'Decimal', nullable: true, description: "Overrides the product's price; null: the product's price applies" }),
+    compareAtPrice: t.expose('compareAtPrice', { type: 'Decimal', nullable: true, description: 'The "was" price, above the price the variant sells at' }),
+    inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (v) => v.inventoryQuantity > 0 }),
+    position: t.exposeInt('position'),
+    barcode: t.exposeString('barcode', { nullable: true, description: 'GTIN-8, -12, -13 or -14' }),
+    weight: t.field({
+      type: VariantWeight,
+      nullable: true,
+      select: { weightValue: true, weightUnit: true },
+      resolve: (v) => (v.weightValue == null || v.weightUnit == null ? null : { value: Number(v.weightValue), unit: v.weightUnit as (typeof WEIGHT_UNITS)[number] }),
+    }),
+    imageId: t.exposeID('imageId', { nullable: true, description: "One of the product's images" }),
+    attributes: t.field({
+      type: 'JSON',
+      description: 'Values of the public variant attributes by code; values of attributes that are not public are left out',
+      select: { attributes: true, product: { select: { productType: PUBLIC_ASSIGNMENTS.productType } } },
+      resolve: (v) => publicValues(v.product, 'variant', v.attributes),
+    }),
+  }),
+});
 
 /** Storefront view of a product: what a shop page shows, without inventory counts, thresholds or drafts. */
 const PublicProduct = builder.prismaObject('Product', {
@@ -30,12 +77,16 @@ const PublicProduct = builder.prismaObject('Product', {
       type: 'JSON',
       description: 'Values of the public attributes by code; values of attributes that are not public are left out',
       // The type's public attributes come with the product, in the same query as its other fields.
-      select: { attributes: true, productType: { select: { attributes: { where: { attribute: { public: true } }, select: { attribute: { select: { code: true } } } } } } },
-      resolve: (p) => {
-        const shown = new Set(p.productType?.attributes.map((a) => a.attribute.code) ?? []);
-        return Object.fromEntries(Object.entries(p.attributes as Record<string, unknown>).filter(([code]) => shown.has(code)));
-      },
+      select: PUBLIC_ASSIGNMENTS,
+      resolve: (p) => publicValues(p, 'product', p.attributes),
     }),
+    options: t.field({
+      type: [ProductOption],
+      select: { options: true },
+      description: 'The options that define the variants, in order (a variant picker renders them)',
+      resolve: (p) => (Array.isArray(p.options) ? (p.options as unknown as ProductOptionShape[]) : []),
+    }),
+    variants: t.relation('variants', { type: PublicVariant, query: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] }, description: 'Ordered by position' }),
     images: t.relation('images', { query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

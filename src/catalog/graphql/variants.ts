@@ -20,7 +20,7 @@ type SchemaTypesOf<B> = B extends PothosSchemaTypes.SchemaBuilder<infer T extend
 
 const WeightUnit = builder.enumType('WeightUnit', { values: WEIGHT_UNITS });
 
-const VariantWeight = builder.objectRef<{ value: number; unit: (typeof WEIGHT_UNITS)[number] }>('VariantWeight').implement({
+export const VariantWeight = builder.objectRef<{ value: number; unit: (typeof WEIGHT_UNITS)[number] }>('VariantWeight').implement({
   fields: (t) => ({ value: t.exposeFloat('value', { description: 'Greater than 0, at most 3 decimals' }), unit: t.expose('unit', { type: WeightUnit }) }),
 });
 
@@ -105,6 +105,7 @@ const GenerateVariantsInput = builder.inputType('GenerateVariantsInput', {
       description:
         'SKU of each new variant: {product} (the product id up to its first hyphen, in capitals), {position}, and {<option name>} (its value; names without case). Default: {product}-{<first option>}-{<second option>}…',
     }),
+    attributes: t.field({ type: 'JSON', description: 'Variant attribute values by attribute code that every new variant gets; needed when the product type requires values of variants' }),
   }),
 });
 

@@ -164,7 +164,7 @@ function optionsFromBody(body: unknown): unknown {
 function generateInputOf(body: unknown) {
   if (body === undefined || body === null || body === '') return {};
   const { version: _version, ...input } = requireObject(body);
-  return camelizeKeys(input);
+  return camelizeKeys(input, new Set(['attributes']));
 }
 
 const SeoSchema = {
@@ -288,6 +288,10 @@ export const catalogExtrasRoutes: RestRoute[] = [
               maxLength: 200,
               description:
                 'SKU of each new variant: {product} (the product id up to its first hyphen, in capitals), {position} (the variant\'s position) and {<option name>} (its value of that option; names without case). Default {product}-{<option 1>}-{<option 2>}…',
+            },
+            attributes: {
+              type: 'object',
+              description: 'Variant attribute values by attribute code that every new variant gets; needed when the product type requires values of variants (else 422 `attributes.<code>` `required`)',
             },
             version: { type: 'integer', description: 'The product version you read (as If-Match)' },
           },

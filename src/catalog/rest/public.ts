@@ -2,8 +2,10 @@
 
 import { allows } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
+import { fromGraphQL, PUBLIC_VARIANT, selectionOf } from '../services/views';
 import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { WEIGHT_UNITS } from '../services/variants';
 import { catalogExtrasRoutes } from './catalogExtras';
 import { imageRoutes } from './images';
 import { attributeListParams, FACETS_SELECTION, merchantProductRoutes, restProduct, sortParam, withFacets } from './products';
@@ -71,6 +73,8 @@ const merchantRoute = (operationId: string): RestRoute => {
 const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
   fragment RestPublicProduct on PublicProduct {
     id name description price currency in_stock: inStock tags category_slugs: categorySlugs attributes
+    options { name values }
+    variants { ${selectionOf(PUBLIC_VARIANT)} }
     images { url alt width height }
     published_at: publishedAt updated_at: updatedAt
   }`;
@@ -111,7 +115,7 @@ function publicListParameters() {
 const PublicProduct = {
   type: 'object',
   description: 'The storefront view (public:read): active products, no inventory counts',
-  required: ['id', 'name', 'description', 'price', 'currency', 'in_stock', 'tags', 'category_slugs', 'attributes', 'images', 'published_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'in_stock', 'tags', 'category_slugs', 'attributes', 'options', 'variants', 'images', 'published_at', 'updated_at'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
@@ -127,6 +131,17 @@ const PublicProduct = {
       example: { material: 'cotton' },
       description: 'Values of the public attributes of the product (by code); values of attributes that are not public are left out',
     },
+    options: {
+      type: 'array',
+      description: 'The options that define the variants, in order: each variant names one value of each',
+      items: {
+        type: 'object',
+        required: ['name', 'values'],
+        properties: { name: { type: 'string', example: 'Size' }, values: { type: 'array', items: { type: 'string' }, example: ['S', 'M', 'L'] } },
+      },
+      example: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Red', 'Blue'] }],
+    },
+    variants: { type: 'array', description: 'Ordered by position', items: { $ref: '#/components/schemas/PublicVariant' } },
     images: {
       type: 'array',
       items: {
@@ -138,6 +153,53 @@ const PublicProduct = {
     published_at: { type: ['string', 'null'], format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
+};
+/** A variant in the storefront view (views.ts PUBLIC_VARIANT): in_stock instead of an inventory count, never cost. */
+const PublicVariant = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'sku', 'title', 'options', 'price', 'compare_at_price', 'in_stock', 'position', 'barcode', 'weight', 'image_id', 'attributes'],
+  example: {
+    id: '7c1e4b2a-9d3f-4a6b-8c5d-2e1f0a9b8c7d',
+    sku: 'TEE-M-RED',
+    title: 'M / Red',
+    options: { Size: 'M', Color: 'Red' },
+    price: null,
+    compare_at_price: 39.9,
+    in_stock: true,
+    position: 0,
+    barcode: '4006381333931',
+    weight: { value: 0.25, unit: 'kg' },
+    image_id: null,
+    attributes: { shade: 'red' },
+  },
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    sku: { type: 'string' },
+    title: { type: 'string' },
+    options: { type: 'object', additionalProperties: { type: 'string' }, example: { Size: 'M', Color: 'Red' }, description: 'Option name to value' },
+    price: { type: ['number', 'null'], description: "Overrides the product's price; null: the product's price applies" },
+    compare_at_price: { type: ['number', 'null'], description: 'The "was" price, above the price the variant sells at' },
+    in_stock: { type: 'boolean' },
+    position: { type: 'integer' },
+    barcode: { type: ['string', 'null'], description: 'GTIN-8, -12, -13 or -14' },
+    weight: {
+      type: ['object', 'null'],
+      required: ['value', 'unit'],
+      properties: { value: { type: 'number' }, unit: { type: 'string', enum: [...WEIGHT_UNITS] } },
+    },
+    image_id: { type: ['string', 'null'], format: 'uuid', description: "One of the product's images" },
+    attributes: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Values of the public variant attributes (by code); values of attributes that are not public are left out',
+    },
+  },
+};
+/** REST's spelling of the storefront product GraphQL answered: money as numbers, the variants' too. */
+const restPublicProduct = (p: Record<string, any>) => {
+  for (const v of p.variants) fromGraphQL(PUBLIC_VARIANT, v);
+  return restProduct(p);
 };
 /** The storefront view, or the merchant representation for a credential with products:read or products:write. */
 const catalogProduct = {
@@ -203,11 +265,11 @@ export const publicRoutes: RestRoute[] = [
       };
     },
     respond: (data, r) =>
-      pageResponse(r, data.publicProducts.items.map(restProduct), withFacets(data.publicProducts.meta, data.publicProducts.facets), { livemode: livemode(r) }),
+      pageResponse(r, data.publicProducts.items.map(restPublicProduct), withFacets(data.publicProducts.meta, data.publicProducts.facets), { livemode: livemode(r) }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
       parameters: [...publicListParameters(), ...modeParameters],
-      components: { schemas: { PublicProduct } },
+      components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
         '200': {
           description: 'One page of products',
@@ -225,11 +287,11 @@ export const publicRoutes: RestRoute[] = [
     ...publicAuth,
     operation: `query PublicProduct($id: ID!) { publicProduct(id: $id) { ...RestPublicProduct } }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ params }) => ({ id: params.productId }),
-    respond: (data, r) => ({ body: { data: restProduct(data.publicProduct), livemode: livemode(r) } }),
+    respond: (data, r) => ({ body: { data: restPublicProduct(data.publicProduct), livemode: livemode(r) } }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
     openapi: {
       parameters: modeParameters,
-      components: { schemas: { PublicProduct } },
+      components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
         '200': { description: 'The product', content: publicJson({ data: catalogProduct }) },
         '404': { $ref: '#/components/responses/Problem', description: 'No such product, or (public:read) one that is not active (not_found)' },

@@ -16,6 +16,8 @@ import { emitProductEvent, isUuid, Price, productBeforeWrite, requireVersion, se
 import { withIncludes } from '../../platform/db/queryMerge';
 import { variantView } from './views';
 import { parseInput, withOpaqueKeysInMessages } from '../../platform/validation';
+import { productTypeForWrite, unknownReferenceErrors } from './attributeDefinitions';
+import { type AttributeReference, variantAttributeErrors } from './attributeValues';
 import { extendOptions, OptionName, optionsKey, optionsOf, OptionValue, type ProductOption, sameOptions, TOO_MANY_OPTIONS, variantOptionErrors } from './options';
 
 const { variantsPerProduct } = CATALOG_LIMITS;
@@ -56,7 +58,7 @@ const VariantFields = {
   cost: Price.nullable(),
   weight: Weight.nullable(),
   imageId: z.string().nullable(),
-  /** Variant-level attribute values by attribute code; their types are checked by checkVariantAttributes. */
+  /** Variant-level attribute values by attribute code, checked against the product type's variant attributes. */
   attributes: z.record(z.string(), z.json()),
 };
 
@@ -185,43 +187,51 @@ export function variantRow(storeId: string, productId: string, mode: Mode, v: Ch
   };
 }
 
-/**
- * The hook for the product type's variant attributes: the errors of a variant's `attributes` (field
- * `<variant>.attributes.<code>`). Until product types check them, any JSON object passes.
- */
-export function checkVariantAttributes(_product: { productTypeId: string | null }, _attributes: Record<string, unknown>, _field: string): FieldError[] {
-  return [];
-}
-
 /** A variant as the rules that need its product see it (its merged state, for a patch). */
 interface VariantToCheck {
   field: string;
   price?: Money;
   compareAtPrice?: Money;
   imageId?: string | null;
+  /** The attribute values the write sends (a new set); undefined when it leaves them as they are. */
   attributes?: Record<string, unknown>;
 }
 
 /**
  * The rules a variant keeps to its product, all errors at once: a compare-at price above the price it sells
- * at (its own, else the product's), an image of the product's own, attributes of its type.
+ * at (its own, else the product's), an image of the product's own, attributes of its type (the type held to
+ * the commit by productTypeForWrite). Answers the attribute values as stored (normalised), by the variant's
+ * place in `variants`; undefined where it sent none.
  */
-async function productRuleErrors(t: TransactionContext, product: { id: string; price: Money; productTypeId: string | null }, variants: VariantToCheck[]) {
+async function productRuleErrors(t: TransactionContext, product: { id: string; storeId: string; price: Money; productTypeId: string | null }, variants: VariantToCheck[]) {
   const errors: FieldError[] = [];
   const wantedImages = [...new Set(variants.flatMap((v) => (v.imageId ? [v.imageId] : [])))];
   const images = wantedImages.length
     ? new Set((await t.tx.productImage.findMany({ where: { productId: product.id, id: { in: wantedImages.filter(isUuid) } }, select: { id: true } })).map((i) => i.id))
     : new Set<string>();
-  for (const v of variants) {
+  const type = await variantTypeForWrite(t, product, variants);
+  const references: AttributeReference[] = [];
+  const attributes = variants.map((v) => {
     const compareAt = moneyValue(v.compareAtPrice);
     const price = moneyValue(v.price) ?? moneyValue(product.price)!;
     if (compareAt !== null && compareAt <= price) {
       errors.push({ field: `${v.field}.compareAtPrice`, code: 'compare_at_price_not_above_price', message: `must be greater than the price the variant sells at (${price})` });
     }
     if (v.imageId && !images.has(v.imageId)) errors.push({ field: `${v.field}.imageId`, code: 'unknown_image', message: 'is not an image of this product' });
-    errors.push(...checkVariantAttributes(product, v.attributes ?? {}, `${v.field}.attributes`));
-  }
-  return errors;
+    if (v.attributes === undefined) return undefined;
+    const check = variantAttributeErrors(type, v.attributes, `${v.field}.attributes`);
+    errors.push(...check.errors);
+    references.push(...check.references);
+    return check.values;
+  });
+  errors.push(...(await unknownReferenceErrors(t.tx, product.storeId, references)));
+  return { errors, attributes };
+}
+
+/** The product's type when some variant sends attribute values (null: the product has none). */
+async function variantTypeForWrite(t: TransactionContext, product: { storeId: string; productTypeId: string | null }, variants: VariantToCheck[]) {
+  if (!product.productTypeId || variants.every((v) => v.attributes === undefined)) return null;
+  return productTypeForWrite(t.tx, product.storeId, product.productTypeId);
 }
 
 /** The parts a variant write reads of its product before writing: its count (the event's variants_count). */
@@ -249,8 +259,10 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
       // A name or value the options could not take is reported by extendOptions; what is left is a missing option.
       const missing = fields.flatMap((v) => variantOptionErrors(extended.options, v.options, `${v.field}.options`).filter((e) => e.code === 'missing_option'));
       const errors = [...extended.errors, ...missing];
-      errors.push(...(await productRuleErrors(t, before, fields)));
+      const rules = await productRuleErrors(t, before, fields);
+      errors.push(...rules.errors);
       if (errors.length) throw validationError(errors);
+      const checked = rows.map((v, i) => ({ ...v, attributes: (rules.attributes[i] ?? {}) as CheckedVariant['attributes'] }));
       let previous: Awaited<ReturnType<typeof t.tx.variant.findMany>> = [];
       const options = sameOptions(declared, extended.options) ? undefined : (extended.options as unknown as Prisma.InputJsonValue);
       const after = await writeProductVersion(t, before, { searchText: searchText(before, skus), options }, {}, async () => {
@@ -262,7 +274,7 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
           t,
           storeId,
           productId,
-          rows.map((v) => ({ ...variantRow(storeId, productId, t.mode, v), id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt })),
+          checked.map((v) => ({ ...variantRow(storeId, productId, t.mode, v), id: bySku.get(v.sku)?.id, createdAt: bySku.get(v.sku)?.createdAt })),
         );
       });
       const variants = await t.tx.variant.findMany({ ...withIncludes(query, {}), where: { productId }, orderBy: ORDER });
@@ -345,10 +357,15 @@ export async function updateVariants(ctx: RequestContext, storeId: string, produ
         const v = merged.get(p.id);
         if (!v || named.get(p.id) !== patches.indexOf(p)) return [];
         const pricing = p.price !== undefined || p.compareAtPrice !== undefined;
-        return [{ field: v.field, price: v.price, compareAtPrice: pricing ? v.compareAtPrice : null, imageId: p.imageId, attributes: p.attributes }];
+        return [{ id: p.id, field: v.field, price: v.price, compareAtPrice: pricing ? v.compareAtPrice : null, imageId: p.imageId, attributes: p.attributes }];
       });
-      errors.push(...(await productRuleErrors(t, before, sent)));
+      const rules = await productRuleErrors(t, before, sent);
+      errors.push(...rules.errors);
       if (errors.length) throw validationError(errors);
+      sent.forEach((v, i) => {
+        const values = rules.attributes[i];
+        if (values) merged.get(v.id)!.attributes = values as Prisma.InputJsonValue;
+      });
 
       const changed = [...merged.values()].filter((v) => variantKey(v) !== variantKey(byId.get(v.id)!));
       const ids = patches.map((p) => p.id);
@@ -380,6 +397,8 @@ const GenerateInput = z.object({
   price: Price.nullish(),
   inventoryQuantity: VariantFields.inventoryQuantity.optional(),
   skuPattern: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+  /** Attribute values every generated variant gets; needed when the product type requires some of variants. */
+  attributes: VariantFields.attributes.optional(),
 });
 export type GenerateVariantsInput = z.input<typeof GenerateInput>;
 
@@ -455,6 +474,9 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
       if (long.length) errors.push({ field: 'skuPattern', code: 'too_big', message: `makes SKUs over 100 characters: ${long.slice(0, 5).map((r) => r.sku).join(', ')}` });
       const dup = duplicateErrors(rows.map((r, i) => ({ sku: r.sku, optionsKey: String(i), field: '' })));
       if (dup.length) errors.push({ field: 'skuPattern', code: 'duplicate_sku', message: `makes the same SKU for several variants (${[...new Set(dup.map((e) => e.message.split('"')[1]))].slice(0, 5).join(', ')}): name every option with more than one value` });
+      const rules = await productRuleErrors(t, before, [{ field: '', attributes: data.attributes ?? {} }]);
+      // The values are every variant's: named as the request sends them (`attributes.<code>`).
+      errors.push(...rules.errors.map((e) => ({ ...e, field: e.field.replace(/^\./, '') })));
       if (errors.length) throw validationError(errors);
       const taken = (
         await t.tx.$queryRaw<{ sku: string }[]>`SELECT sku FROM variants WHERE store_id = ${storeId}::uuid AND mode = ${t.mode}::"Mode" AND sku = ANY(${generated}::text[])`
@@ -480,7 +502,7 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
             weightValue: null,
             weightUnit: null,
             imageId: null,
-            attributes: {},
+            attributes: rules.attributes[0] as Prisma.InputJsonValue,
           })),
         ),
       );

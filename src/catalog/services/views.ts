@@ -269,6 +269,17 @@ export const VARIANT = {
   updated_at: column<VariantRow, 'updatedAt'>('updatedAt'),
 } satisfies Representation<VariantRow>;
 
+/**
+ * A variant as the storefront sees it (the public API's product `variants`): what a variant picker needs, no
+ * inventory count (in_stock instead) and never `cost`. Its `attributes` hold the values of public attributes
+ * only: the GraphQL field leaves out the others, as the public product's own `attributes` does.
+ */
+export const PUBLIC_VARIANT = {
+  ...pickFields(VARIANT, ['id', 'sku', 'title', 'options', 'price', 'compare_at_price']),
+  in_stock: { row: (v: VariantRow) => v.inventoryQuantity > 0 },
+  ...pickFields(VARIANT, ['position', 'barcode', 'weight', 'image_id', 'attributes']),
+} satisfies Representation<VariantRow>;
+
 /** The product exactly as GET /api/v1/merchant/stores/{storeID}/products/{productID} shows it (its `data`). */
 export const PRODUCT = {
   id: column<ProductViewRow, 'id'>('id'),
