@@ -143,7 +143,7 @@ describeEmbeddedProcesses('npm run cli: attributes and product types', () => {
       const { token } = await cli('token', 'issue', '--user', 'owner@example.test');
       const read = await fetch(`${server.url}/api/v1/merchant/stores/${store.id}/products/${product.id}`, { headers: { authorization: `Bearer ${token}` } });
       expect(read.status).toBe(200);
-      expect(await read.json()).toMatchObject({ product_type_id: tee.id, attributes: { material: 'cotton', fit: 'slim' } });
+      expect((await read.json()).data).toMatchObject({ product_type_id: tee.id, attributes: { material: 'cotton', fit: 'slim' } });
     } finally {
       await server.close();
     }

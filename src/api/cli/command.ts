@@ -62,7 +62,7 @@ export const GROUPS: Record<string, string> = {
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
   'test-catalog': "A store's test catalog: copy live products into it, generate fake products in it, delete it",
-  products: "A store's products: create one, or import and export them in bulk (CSV or JSON Lines)",
+  products: "A store's products: create one, set a product's type and attribute values, or import and export them in bulk (CSV or JSON Lines)",
   uploads: 'Stored image files',
 };
 
