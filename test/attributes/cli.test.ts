@@ -74,7 +74,7 @@ describeEmbeddedProcesses('npm run cli: attributes and product types', () => {
       'attribute.deleted', 'attribute.updated', 'attribute.updated', 'attribute.created', 'attribute.created', 'attribute.created', 'attribute.created',
     ]);
     expect(history.data[0]).toMatchObject({ source: 'cli', actor: { kind: 'operator' }, resource: { type: 'attribute' } });
-  }, 240_000);
+  }, 600_000);
 
   it('product types with product and variant attributes; a product given its type and values; the API serves them', async () => {
     const dataDir = newTempDir('catalog-cli-product-types-');
@@ -162,5 +162,5 @@ describeEmbeddedProcesses('npm run cli: attributes and product types', () => {
     expect(await cli('product-types', 'list', '--store', store.id)).toEqual([]);
     const history = await cli('changes', 'list', '--store', store.id, '--resource-type', 'product_type', '--limit', '10');
     expect(history.data.map((c: { type: string }) => c.type)).toEqual(['product_type.deleted', 'product_type.updated', 'product_type.created']);
-  }, 300_000);
+  }, 600_000);
 });
