@@ -7,10 +7,11 @@ import { oauthCommands } from './access/cli/oauth';
 import { productCommands } from './catalog/cli/products';
 import { storeCommands } from './access/cli/stores';
 import { categoryCommands } from './catalog/cli/categories';
+import { attributeCommands, productTypeCommands } from './catalog/cli/attributes';
 import { testCatalogCommands } from './catalog/cli/testCatalog';
 import { uploadCommands } from './catalog/cli/uploads';
 import { tokenCommands, userCommands } from './access/cli/users';
 import { webhookCommands } from './events/cli/webhooks';
 
 /** Every CLI command, in the order help lists them. */
-export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...categoryCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands, ...productCommands, ...uploadCommands];
+export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...categoryCommands, ...attributeCommands, ...productTypeCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands, ...productCommands, ...uploadCommands];

@@ -53,6 +53,8 @@ export const GROUPS: Record<string, string> = {
   user: 'Dashboard users',
   store: 'Stores',
   category: "A store's categories",
+  attributes: "A store's typed attributes (material, capacity, colour…), shared by its live and test catalogs",
+  'product-types': "A store's product types: which attributes apply to their products and to their variants",
   member: "A store's members and their permissions",
   token: 'Dashboard bearer tokens',
   key: "A store's public API keys",
@@ -60,7 +62,7 @@ export const GROUPS: Record<string, string> = {
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
   'test-catalog': "A store's test catalog: copy live products into it, generate fake products in it, delete it",
-  products: "A store's products: create one, or import and export them in bulk (CSV or JSON Lines)",
+  products: "A store's products: create one, set a product's type and attribute values, or import and export them in bulk (CSV or JSON Lines)",
   uploads: 'Stored image files',
 };
 
@@ -95,6 +97,19 @@ export const listFlag = (flags: string, description: string) =>
       .map((s) => s.trim())
       .filter(Boolean),
   );
+
+/** A JSON object (`{"material":"cotton"}`); the service checks what it holds. */
+export const jsonObjectFlag = (flags: string, description: string) =>
+  new Option(flags, description).argParser((value: string) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new InvalidArgumentError('must be a JSON object, e.g. {"material":"cotton"}.');
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('must be a JSON object, e.g. {"material":"cotton"}.');
+    return parsed as Record<string, unknown>;
+  });
 
 export const wholeNumberFlag = (flags: string, description: string, min: number, max: number) =>
   new Option(flags, description).argParser((value: string) => {

@@ -7,11 +7,12 @@ import type { RequestContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { findStore } from '../../access/services/stores';
 import { exportProducts } from '../transfer/exporter';
-import { createProduct, PRODUCT_STATUSES } from '../services/products';
+import { createProduct, PRODUCT_STATUSES, updateProduct } from '../services/products';
+import { findProductType } from '../services/productTypes';
 import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from '../services/views';
 import { type RowError, TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
 import { ERROR_POLICIES, type ErrorPolicy, ImportFileError, importProducts } from '../transfer/importer';
-import { type CliCommand, choiceFlag, defineCommand, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, Unaccomplished, UsageError } from '../../api/cli/command';
+import { type CliCommand, choiceFlag, defineCommand, jsonObjectFlag, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, Unaccomplished, UsageError } from '../../api/cli/command';
 import { STORE_REF } from '../../access/cli/stores';
 
 /** Errors the summary prints; --error-report writes them all. */
@@ -44,6 +45,16 @@ async function writeLine(out: NodeJS.WritableStream, line: string) {
  */
 const numberOrText = (value: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value);
 
+const productTypeFlag = (clears: string) => optionalFlag('--product-type <id or name>', `the product type (its id or name), whose attributes the product's values follow${clears}`);
+const attributesFlag = () =>
+  jsonObjectFlag('--attributes <json>', 'attribute values as a JSON object {code: value} (null removes a value), checked against the product type, e.g. {"material":"cotton"}');
+/** Errors name the product type's field by its flag. */
+const PRODUCT_TYPE_FIELD = { productTypeId: '--product-type' };
+
+/** The product type's id, named by id or name; "" is none (null). */
+const productTypeId = async (ctx: RequestContext, storeId: string, ref: string | undefined) =>
+  ref === undefined ? undefined : ref === '' ? null : (await findProductType(ctx, storeId, ref)).id;
+
 interface ProductCreateFlags {
   store: string;
   name?: string;
@@ -56,12 +67,15 @@ interface ProductCreateFlags {
   tags?: string[];
   publishAt?: string;
   unpublishAt?: string;
+  productType?: string;
+  attributes?: Record<string, unknown>;
   mode?: string;
 }
 
 export const productCommands: CliCommand[] = [
   defineCommand<ProductCreateFlags>({
     name: 'products create',
+    fieldFlags: PRODUCT_TYPE_FIELD,
     description:
       'Create one product. The flags are checked together: every problem is reported at once, each naming its flag (exit 1, error: validation_failed: --name: …; --price: …).',
     options: [
@@ -76,12 +90,42 @@ export const productCommands: CliCommand[] = [
       listFlag('--tags <tags>', 'comma-separated tags'),
       optionalFlag('--publish-at <time>', 'RFC 3339 time with offset, in the future: the product is published then'),
       optionalFlag('--unpublish-at <time>', 'RFC 3339 time with offset, after --publish-at: the product is unpublished then'),
+      productTypeFlag(''),
+      attributesFlag(),
       modeFlag(),
     ],
-    examples: [`npm run cli -- products create --store "Ana's" --name "Trail shoe" --price 89.90 --category-slugs shoes --inventory-quantity 12`],
-    run: async ({ store, mode, ...input }, ctx) => {
+    examples: [
+      `npm run cli -- products create --store "Ana's" --name "Trail shoe" --price 89.90 --category-slugs shoes --inventory-quantity 12`,
+      `npm run cli -- products create --store "Ana's" --name "Linen tee" --price 29 --category-slugs shirts --product-type T-shirt --attributes '{"material":"linen"}'`,
+    ],
+    run: async ({ store, mode, productType, ...input }, ctx) => {
       const storeId = (await findStore(ctx, store)).id;
-      const product = await createProduct(inMode(ctx, mode), storeId, input as Parameters<typeof createProduct>[2], { include: PRODUCT_VIEW_INCLUDE });
+      const data = { ...input, productTypeId: await productTypeId(ctx, storeId, productType) };
+      const product = await createProduct(inMode(ctx, mode), storeId, data as Parameters<typeof createProduct>[2], { include: PRODUCT_VIEW_INCLUDE });
+      return productView(product as ProductViewRow, ctx.baseUrl);
+    },
+  }),
+  defineCommand<{ store: string; product: string; productType?: string; attributes?: Record<string, unknown>; mode?: string }>({
+    name: 'products set-attributes',
+    fieldFlags: PRODUCT_TYPE_FIELD,
+    description:
+      "Give a product a product type, its attribute values, or both, as PATCH …/products/{productID} does: the values given are merged into the product's, " +
+      'and a new type drops the values it does not apply. Every problem is reported at once, each naming its flag and attribute (--attributes.material: …).',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      requiredFlag('--product <id>', 'the product id'),
+      productTypeFlag('; "" removes the type and every value'),
+      attributesFlag(),
+      modeFlag(),
+    ],
+    examples: [`npm run cli -- products set-attributes --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --product-type T-shirt --attributes '{"material":"cotton","care":null}'`],
+    check: (f) => {
+      if (f.productType === undefined && f.attributes === undefined) throw new UsageError('give --product-type, --attributes or both');
+    },
+    run: async (f, ctx) => {
+      const storeId = (await findStore(ctx, f.store)).id;
+      const input = { productTypeId: await productTypeId(ctx, storeId, f.productType), attributes: f.attributes };
+      const product = await updateProduct(inMode(ctx, f.mode), storeId, f.product, input, {}, { include: PRODUCT_VIEW_INCLUDE });
       return productView(product as ProductViewRow, ctx.baseUrl);
     },
   }),
