@@ -12,6 +12,7 @@ const EXPORT_PAGE_SIZE = 100;
 
 const EXPORT_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },
+  productType: { select: { name: true } },
   variants: { orderBy: [{ position: 'asc' as const }, { sku: 'asc' as const }] },
   seo: true,
 };
