@@ -128,7 +128,7 @@ test('the export streams the filtered catalog in the import format; importing it
     csv(
       ['sku', 'name', 'description', 'price', 'status', 'category_slugs', 'tags', 'variants', 'seo_title', 'seo_slug', 'seo_noindex'],
       [
-        ['RT-1', 'Round "trip", one', 'Line one\nline two', '19.90', 'active', 'shoes|hats', 'summer|sale', JSON.stringify([{ sku: 'RT-1', options: { size: 'S', colour: 'red' } }, { sku: 'RT-1-L', options: { size: 'L' }, price: 21 }]), 'Shoe', 'rt-one', 'true'],
+        ['RT-1', 'Round "trip", one', 'Line one\nline two', '19.90', 'active', 'shoes|hats', 'summer|sale', JSON.stringify([{ sku: 'RT-1', options: { size: 'S', colour: 'red' } }, { sku: 'RT-1-L', options: { size: 'L', colour: 'red' }, price: 21 }]), 'Shoe', 'rt-one', 'true'],
         ['RT-2', 'Round trip two', '', '5', 'draft', 'shirts', '', '', '', '', ''],
       ],
     ),
