@@ -262,7 +262,7 @@ export type ExportRow = ProductPartsRow & {
 
 /**
  * What the format shows of a variant: the REST variant's own fields, without its id and times (an import matches
- * variants by SKU). `cost` included: exporting is for the store's staff who manage products (readCost).
+ * variants by SKU). `cost` only for whoever may read it (readCost; exportRecord's withCost).
  */
 const EXPORTED_VARIANT = pickFields(VARIANT, [
   'sku',
@@ -284,7 +284,7 @@ const EXPORTED_VARIANT = pickFields(VARIANT, [
  * SKU, the variants, and the SEO record flattened into `seo_*` columns. JSON values (JSON Lines); csvCells turns
  * it into CSV cells.
  */
-export function exportRecord(p: ExportRow): Record<Column, unknown> {
+export function exportRecord(p: ExportRow, withCost: boolean): Record<Column, unknown> {
   const v = productParts(p, '');
   const seo = (name: keyof typeof SEO) => v.seo?.[name] ?? (name === 'noindex' ? false : null);
   return {
@@ -301,7 +301,10 @@ export function exportRecord(p: ExportRow): Record<Column, unknown> {
     product_type: p.productType?.name ?? null,
     attributes: v.attributes,
     options: v.options,
-    variants: p.variants.map((x) => viewOf(EXPORTED_VARIANT, x, '')),
+    variants: p.variants.map((x) => {
+      const { cost, ...shown } = viewOf(EXPORTED_VARIANT, x, '');
+      return withCost ? { ...shown, cost } : shown;
+    }),
     seo_title: seo('title'),
     seo_description: seo('description'),
     seo_slug: seo('slug'),

@@ -580,7 +580,10 @@ async function updateRow(
   }
   if (input.categorySlugs !== undefined) await checks.check('product', () => linkedCategories(input.categorySlugs!, categories));
   const options = row.options === undefined ? undefined : await checks.check('product', () => parseOptions(row.options));
-  const wanted = row.variants === undefined ? undefined : await checks.check('variants', () => parseVariants(row.variants));
+  // A variant without `cost` (an export by a credential that may not read it) keeps the cost its SKU has.
+  const costs = new Map(existing.variants.map((v) => [v.sku, v.cost?.toString() ?? null]));
+  const variantsIn = row.variants?.map((v) => ('cost' in v || typeof v.sku !== 'string' ? v : { ...v, cost: costs.get(v.sku.trim()) ?? null }));
+  const wanted = variantsIn === undefined ? undefined : await checks.check('variants', () => parseVariants(variantsIn));
   const variantsChange = wanted !== undefined && !sameVariants(existing.variants, wanted);
   if (variantsChange) {
     // Checked first: after a unique violation the transaction answers nothing until it is rolled back to the row's savepoint.
@@ -597,7 +600,7 @@ async function updateRow(
   if (sameProduct === false) await inPart('product', () => updateProduct(t, storeId, existing.id, input));
   // The variants first: a replace grows the options by the values it uses; the options then take the row's
   // order, and lose what no variant uses any more.
-  if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, row.variants));
+  if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, variantsIn));
   if (options && (variantsChange || !sameOptions(optionsOf(existing.options), options))) await inPart('product', () => setProductOptions(t, storeId, existing.id, options));
   if (seo && !sameSeo(existing.seo, seo)) await inPart('seo', () => setSeo(t, storeId, existing.id, seo));
   return t.outbox.length > mark ? 'updated' : 'unchanged';
