@@ -128,7 +128,7 @@ test('the export streams the filtered catalog in the import format; importing it
     csv(
       ['sku', 'name', 'description', 'price', 'status', 'category_slugs', 'tags', 'variants', 'seo_title', 'seo_slug', 'seo_noindex'],
       [
-        ['RT-1', 'Round "trip", one', 'Line one\nline two', '19.90', 'active', 'shoes|hats', 'summer|sale', JSON.stringify([{ sku: 'RT-1', options: { size: 'S', colour: 'red' } }, { sku: 'RT-1-L', options: { size: 'L' }, price: 21 }]), 'Shoe', 'rt-one', 'true'],
+        ['RT-1', 'Round "trip", one', 'Line one\nline two', '19.90', 'active', 'shoes|hats', 'summer|sale', JSON.stringify([{ sku: 'RT-1', options: { size: 'S', colour: 'red' } }, { sku: 'RT-1-L', options: { size: 'L', colour: 'red' }, price: 21 }]), 'Shoe', 'rt-one', 'true'],
         ['RT-2', 'Round trip two', '', '5', 'draft', 'shirts', '', '', '', '', ''],
       ],
     ),
@@ -138,7 +138,7 @@ test('the export streams the filtered catalog in the import format; importing it
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
   expect(res.headers.get('content-disposition')).toBe('attachment; filename="products-live.csv"');
-  expect(res.text.split('\n')[0]).toBe('id,sku,name,description,price,inventory_quantity,low_stock_threshold,status,category_slugs,tags,variants,seo_title,seo_description,seo_slug,seo_canonical_url,seo_og_image_url,seo_noindex');
+  expect(res.text.split('\n')[0]).toBe('id,sku,name,description,price,inventory_quantity,low_stock_threshold,status,category_slugs,tags,product_type,attributes,options,variants,seo_title,seo_description,seo_slug,seo_canonical_url,seo_og_image_url,seo_noindex');
   const events = await eventsOf(s);
   const back = await imported(s, res.text);
   expect(back).toMatchObject({ status: 'succeeded', counts: { created: 0, updated: 0, unchanged: 2, rejected: 0 } });

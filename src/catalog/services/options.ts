@@ -64,6 +64,14 @@ function uniquenessErrors(options: { name: string; values: string[] }[], field: 
   return errors;
 }
 
+/** Options as a whole-set write gives them (a file's `options`): checked as PUT …/options checks them, without renames. */
+export function parseOptions(input: unknown): ProductOption[] {
+  const { options } = parseInput(z.object({ options: OptionsInput }), { options: input });
+  const errors = uniquenessErrors(options, 'options');
+  if (errors.length) throw validationError(errors);
+  return options.map((o) => ({ name: o.name, values: o.values }));
+}
+
 const listed = (values: string[]) => (values.length > 10 ? `${values.slice(0, 10).join(', ')}, …` : values.join(', '));
 
 /**

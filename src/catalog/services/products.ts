@@ -122,7 +122,7 @@ async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | unde
  * the stored ones (null clears one); values the (new) type lacks are dropped, the variants' too
  * (`variants`: their new values by id, when the type changed).
  */
-async function attributesAfterWrite(
+export async function attributesAfterWrite(
   t: TransactionContext,
   storeId: string,
   before: { id?: string; productTypeId: string | null; attributes: unknown },

@@ -187,6 +187,18 @@ export function variantRow(storeId: string, productId: string, mode: Mode, v: Ch
   };
 }
 
+/**
+ * The options a whole variant set leaves the product with (its declared ones grown by what the variants use,
+ * extendOptions) and the errors: a name or value the options could not take, an option a variant names no
+ * value of. replaceVariants and the bulk import's new products.
+ */
+export function optionsOfVariantSet(declared: ProductOption[], variants: { options: Record<string, string>; field: string }[]) {
+  const extended = extendOptions(declared, variants.map((v) => ({ options: v.options, field: `${v.field}.options` })));
+  // A name or value the options could not take is reported by extendOptions; what is left is a missing option.
+  const missing = variants.flatMap((v) => variantOptionErrors(extended.options, v.options, `${v.field}.options`).filter((e) => e.code === 'missing_option'));
+  return { options: extended.options, errors: [...extended.errors, ...missing] };
+}
+
 /** A variant as the rules that need its product see it (its merged state, for a patch). */
 interface VariantToCheck {
   field: string;
@@ -203,7 +215,7 @@ interface VariantToCheck {
  * the commit by productTypeForWrite). Answers the attribute values as stored (normalised), by the variant's
  * place in `variants`; undefined where it sent none.
  */
-async function productRuleErrors(t: TransactionContext, product: { id: string; storeId: string; price: Money; productTypeId: string | null }, variants: VariantToCheck[]) {
+export async function productRuleErrors(t: TransactionContext, product: { id: string; storeId: string; price: Money; productTypeId: string | null }, variants: VariantToCheck[]) {
   const errors: FieldError[] = [];
   const wantedImages = [...new Set(variants.flatMap((v) => (v.imageId ? [v.imageId] : [])))];
   const images = wantedImages.length
@@ -255,10 +267,8 @@ export async function replaceVariants(ctx: RequestContext, storeId: string, prod
       requireVersion(before, opts.expectedVersion);
       const declared = optionsOf(before.options);
       const fields = rows.map((v, i) => ({ ...v, field: `variants.${i}` }));
-      const extended = extendOptions(declared, fields.map((v) => ({ options: v.options, field: `${v.field}.options` })));
-      // A name or value the options could not take is reported by extendOptions; what is left is a missing option.
-      const missing = fields.flatMap((v) => variantOptionErrors(extended.options, v.options, `${v.field}.options`).filter((e) => e.code === 'missing_option'));
-      const errors = [...extended.errors, ...missing];
+      const extended = optionsOfVariantSet(declared, fields);
+      const errors = [...extended.errors];
       const rules = await productRuleErrors(t, before, fields);
       errors.push(...rules.errors);
       if (errors.length) throw validationError(errors);

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { RequestContext } from '../../platform/context';
 import { isUuid } from '../../kernel/ids';
 import { notFound } from '../../platform/errors';
+import { allows } from '../../access/auth/authorization';
 import { listProductIdsAfter, type ProductFilter } from '../services/productList';
 import { COLUMNS, csvCells, type ExportRow, exportRecord, type TransferFormat } from './format';
 
@@ -12,6 +13,7 @@ const EXPORT_PAGE_SIZE = 100;
 
 const EXPORT_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },
+  productType: { select: { name: true } },
   variants: { orderBy: [{ position: 'asc' as const }, { sku: 'asc' as const }] },
   seo: true,
 };
@@ -26,12 +28,14 @@ export async function* exportProducts(ctx: RequestContext, storeId: string, filt
   if (!isUuid(storeId)) throw notFound('Store');
   let page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE }, 'created_at');
   if (format === 'csv') yield stringify([[...COLUMNS]]);
+  // A credential that may read the catalog but not cost (an API key) exports the variants without it.
+  const withCost = allows(ctx.principal, 'readCost', storeId);
   for (;;) {
     if (page.ids.length) {
       const rows = (await ctx.db.product.findMany({ where: { id: { in: page.ids } }, include: EXPORT_INCLUDE })) as unknown as ExportRow[];
       const byId = new Map(rows.map((r) => [r.id, r]));
       // A product deleted between the page's ids and its rows is left out.
-      const records = page.ids.flatMap((id) => (byId.has(id) ? [exportRecord(byId.get(id)!)] : []));
+      const records = page.ids.flatMap((id) => (byId.has(id) ? [exportRecord(byId.get(id)!, withCost)] : []));
       yield format === 'csv' ? stringify(records.map(csvCells)) : records.map((r) => `${JSON.stringify(r)}\n`).join('');
     }
     if (!page.hasNextPage) return;

@@ -14,7 +14,9 @@ import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type vari
  *   (name, price, quantities, status, categories, variants) and empties the
  *   others (description "", tags [], SEO fields null).
  * - Lists (category_slugs, tags) are `|`-separated in CSV, arrays in JSON;
- *   variants are a JSON array in both.
+ *   options and variants are a JSON array in both, attributes a JSON object.
+ * - product_type is the type's name (unique in the store, readable in a
+ *   spreadsheet); an empty cell removes the product's type.
  */
 
 export const TRANSFER_FORMATS = ['csv', 'jsonl'] as const;
@@ -31,6 +33,9 @@ export const COLUMNS = [
   'status',
   'category_slugs',
   'tags',
+  'product_type',
+  'attributes',
+  'options',
   'variants',
   'seo_title',
   'seo_description',
@@ -59,14 +64,14 @@ export interface RowError {
   message: string;
 }
 
-interface ImportVariant {
-  sku: unknown;
-  title?: unknown;
-  options?: unknown;
-  price?: unknown;
-  inventoryQuantity?: unknown;
-  position?: unknown;
-}
+/** A variant of the file in the variant services' input names. */
+type ImportVariant = Record<string, unknown>;
+
+/** The variant fields the file names in snake_case (the REST representation's names), by their input names. */
+const VARIANT_KEYS = { inventoryQuantity: 'inventory_quantity', compareAtPrice: 'compare_at_price', imageId: 'image_id' } as const;
+
+/** Columns holding JSON in CSV cells too. */
+const JSON_COLUMNS: readonly Column[] = ['attributes', 'options', 'variants'];
 
 /** What one row asks for, in the services' input names; a field that is undefined was not given. */
 export interface ImportRow {
@@ -82,7 +87,13 @@ export interface ImportRow {
     status?: string;
     tags?: string[];
     categorySlugs?: string[];
+    /** {code: value}, the product's whole set: codes left out are cleared on an update (importer). */
+    attributes?: Record<string, unknown>;
   };
+  /** The product type's name; null: no type. */
+  productType?: string | null;
+  /** The options as given (the options services check them). */
+  options?: unknown[];
   variants?: ImportVariant[];
   /** The SEO fields given (null: clear it); undefined when no SEO column is present. */
   seo?: Partial<Record<(typeof SEO_COLUMNS)[SeoColumn], string | boolean | null>>;
@@ -90,14 +101,23 @@ export interface ImportRow {
 
 /** A service's field name (ProductCreateInput, the variant and SEO inputs) as the file names it. */
 function columnOf(field: string, part: 'product' | 'variants' | 'seo'): string {
-  if (part === 'variants') return field.replace(/^variants\.(\d+)\.inventoryQuantity/, 'variants.$1.inventory_quantity');
+  if (part === 'variants') {
+    return field.replace(/^(variants\.\d+\.)(inventoryQuantity|compareAtPrice|imageId)/, (_, head: string, key: keyof typeof VARIANT_KEYS) => head + VARIANT_KEYS[key]);
+  }
   if (part === 'seo') {
     const col = (Object.keys(SEO_COLUMNS) as SeoColumn[]).find((c) => SEO_COLUMNS[c] === field.split('.')[0]);
     return col ?? `seo_${field}`;
   }
-  const renamed: Record<string, Column> = { inventoryQuantity: 'inventory_quantity', lowStockThreshold: 'low_stock_threshold', categorySlugs: 'category_slugs' };
-  const head = field.split('.')[0];
-  return renamed[head] ?? head;
+  const renamed: Record<string, Column> = {
+    inventoryQuantity: 'inventory_quantity',
+    lowStockThreshold: 'low_stock_threshold',
+    categorySlugs: 'category_slugs',
+    productTypeId: 'product_type',
+  };
+  const [head, ...rest] = field.split('.');
+  // attributes.<code> and options.<n>.… name the file's cells as they are.
+  if (head === 'attributes' || head === 'options') return field;
+  return renamed[head] ?? (rest.length ? field : head);
 }
 
 const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
@@ -120,6 +140,17 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
     fail(c, 'invalid_type', 'must be a string');
     return undefined;
+  };
+  /** A JSON cell: parsed from CSV text, as it is in JSON Lines; undefined (reported) when the text is not JSON. */
+  const jsonCell = (c: Column, expected: string): unknown => {
+    const v = record[c];
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      fail(c, 'invalid_type', `must be ${expected}`);
+      return undefined;
+    }
   };
   const out: ImportRow = { row, product: {} };
 
@@ -160,23 +191,32 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
     else fail('tags', 'invalid_type', `must be a list of tags (${LIST_SEPARATOR}-separated in CSV)`);
   }
 
+  if (has('product_type')) out.productType = isBlank(record.product_type) ? null : text('product_type')?.trim();
+  if (has('attributes')) {
+    const v = isBlank(record.attributes) ? {} : jsonCell('attributes', 'a JSON object of attribute values by code, e.g. {"material":"cotton"}');
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) fail('attributes', 'invalid_type', 'must be a JSON object of attribute values by code');
+    else if (v !== undefined) out.product.attributes = v as Record<string, unknown>;
+  }
+  if (has('options') && !isBlank(record.options)) {
+    const v = jsonCell('options', 'a JSON array of options, e.g. [{"name":"Size","values":["S","M"]}]');
+    if (v !== undefined && !Array.isArray(v)) fail('options', 'invalid_type', 'must be a JSON array of options');
+    else if (v !== undefined) out.options = v;
+  }
   if (has('variants') && !isBlank(record.variants)) {
-    let v = record.variants;
-    if (typeof v === 'string') {
-      try {
-        v = JSON.parse(v);
-      } catch {
-        fail('variants', 'invalid_type', 'must be a JSON array of variants, e.g. [{"sku":"TEE-S","options":{"size":"S"}}]');
-        v = undefined;
-      }
-    }
+    const v = jsonCell('variants', 'a JSON array of variants, e.g. [{"sku":"TEE-S","options":{"size":"S"}}]');
     if (v !== undefined) {
       if (!Array.isArray(v) || v.some((x) => typeof x !== 'object' || x === null || Array.isArray(x))) {
         fail('variants', 'invalid_type', 'must be a JSON array of variant objects');
       } else {
         out.variants = v.map((x: Record<string, unknown>) => {
-          const { inventory_quantity, inventoryQuantity, ...rest } = x;
-          return { ...rest, inventoryQuantity: inventory_quantity ?? inventoryQuantity } as ImportVariant;
+          const variant = { ...x };
+          for (const [input, name] of Object.entries(VARIANT_KEYS)) {
+            if (name in variant) {
+              variant[input] = variant[name];
+              delete variant[name];
+            }
+          }
+          return variant;
         });
       }
     }
@@ -215,19 +255,36 @@ function listOf(v: unknown): string[] | null {
 /** A product with what the format shows of it: its categories, variants (by position) and SEO record. */
 export type ExportRow = ProductPartsRow & {
   categories: { category: { slug: string } }[];
-  variants: { sku: string; title: string; options: unknown; price: { toString(): string } | null; inventoryQuantity: number; position: number }[];
+  productType: { name: string } | null;
+  variants: Parameters<typeof variantView>[0][];
   seo: { title: string | null; description: string | null; slug: string | null; canonicalUrl: string | null; ogImageUrl: string | null; noindex: boolean } | null;
 };
 
-/** What the format shows of a variant: the REST variant's own fields, without its id and times (an import matches variants by SKU). */
-const EXPORTED_VARIANT = pickFields(VARIANT, ['sku', 'title', 'options', 'price', 'inventory_quantity', 'position']);
+/**
+ * What the format shows of a variant: the REST variant's own fields, without its id and times (an import matches
+ * variants by SKU). `cost` only for whoever may read it (readCost; exportRecord's withCost).
+ */
+const EXPORTED_VARIANT = pickFields(VARIANT, [
+  'sku',
+  'title',
+  'options',
+  'price',
+  'inventory_quantity',
+  'position',
+  'barcode',
+  'compare_at_price',
+  'cost',
+  'weight',
+  'image_id',
+  'attributes',
+]);
 
 /**
  * The product as one record of the format, derived from the REST product: its fields with the first variant's
  * SKU, the variants, and the SEO record flattened into `seo_*` columns. JSON values (JSON Lines); csvCells turns
  * it into CSV cells.
  */
-export function exportRecord(p: ExportRow): Record<Column, unknown> {
+export function exportRecord(p: ExportRow, withCost: boolean): Record<Column, unknown> {
   const v = productParts(p, '');
   const seo = (name: keyof typeof SEO) => v.seo?.[name] ?? (name === 'noindex' ? false : null);
   return {
@@ -241,8 +298,13 @@ export function exportRecord(p: ExportRow): Record<Column, unknown> {
     status: v.status,
     category_slugs: v.category_slugs,
     tags: v.tags,
-    // The picked fields read only the columns the export loads.
-    variants: p.variants.map((x) => viewOf(EXPORTED_VARIANT, x as Parameters<typeof variantView>[0], '')),
+    product_type: p.productType?.name ?? null,
+    attributes: v.attributes,
+    options: v.options,
+    variants: p.variants.map((x) => {
+      const { cost, ...shown } = viewOf(EXPORTED_VARIANT, x, '');
+      return withCost ? { ...shown, cost } : shown;
+    }),
     seo_title: seo('title'),
     seo_description: seo('description'),
     seo_slug: seo('slug'),
@@ -257,7 +319,7 @@ export function csvCells(r: Record<Column, unknown>): string[] {
   return COLUMNS.map((c) => {
     const v = r[c];
     if (v === null || v === undefined) return '';
-    if (c === 'variants') return JSON.stringify(v);
+    if (JSON_COLUMNS.includes(c)) return JSON.stringify(v);
     if (Array.isArray(v)) return v.join(LIST_SEPARATOR);
     return String(v);
   });

@@ -3,12 +3,14 @@
 import type { RequestContext } from '../../platform/context';
 import { Prisma, type PrismaClient } from '../../platform/db/client';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { isUuid } from '../../kernel/ids';
 import { ConcurrentWrite, transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { signalWorkPending } from '../../platform/outbox/signal';
-import { AppError, notFound } from '../../platform/errors';
+import { AppError, notFound, validationError } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import {
+  attributesAfterWrite,
   categoriesToLink,
   categoryRequired,
   emitProductEvent,
@@ -23,7 +25,8 @@ import {
 import { PRODUCT_VIEW_INCLUDE } from '../services/views';
 import { sameSeo, SeoInput, seoRecord, setSeo } from '../services/seo';
 import { fieldErrorsOf, parseInput } from '../../platform/validation';
-import { parseVariants, replaceVariants, sameVariants, VariantInput, variantRow } from '../services/variants';
+import { optionsOfVariantSet, parseVariants, productRuleErrors, replaceVariants, sameVariants, VariantInput, variantRow } from '../services/variants';
+import { optionsOf, OptionsInput, parseOptions, type ProductOption, sameOptions, setProductOptions } from '../services/options';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
 
@@ -112,6 +115,7 @@ type Existing = Omit<ExportRow, 'variants'> & { storeId: string; mode: 'live' | 
 
 const EXISTING_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },
+  productType: { select: { name: true } },
   variants: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] },
   seo: true,
 } as const satisfies Prisma.ProductInclude;
@@ -261,6 +265,7 @@ async function writeBatch(outer: TransactionContext, storeId: string, rows: Impo
   const t: TransactionContext = { ...outer, db: outer.tx as unknown as PrismaClient };
   const { byId, bySku } = await existingProducts(t, storeId, rows);
   const categories = await categoryIds(t, storeId, rows);
+  const types = await productTypeIds(t, storeId, rows);
   const failures: RowError[] = [];
   const fail = (row: ImportRow, e: unknown) => {
     const found = rowErrors(row.row, e);
@@ -273,13 +278,13 @@ async function writeBatch(outer: TransactionContext, storeId: string, rows: Impo
     const existing = row.id ? (byId.get(row.id) ?? null) : row.sku ? bySku.get(row.sku) : undefined;
     if (existing === undefined) {
       try {
-        creates.push(prepareCreate(row, categories));
+        creates.push(await prepareCreate(t, storeId, row, categories, types));
       } catch (e) {
         fail(row, e);
       }
       continue;
     }
-    const outcome = await withSavepoint(t, () => (existing === null ? Promise.reject(new AppError('not_found', 'Product not found')) : updateRow(t, storeId, row, existing, categories)));
+    const outcome = await withSavepoint(t, () => (existing === null ? Promise.reject(new AppError('not_found', 'Product not found')) : updateRow(t, storeId, row, existing, categories, types)));
     if ('error' in outcome) fail(row, outcome.error);
     else counts[outcome.value]++;
   }
@@ -333,6 +338,24 @@ async function categoryIds(t: TransactionContext, storeId: string, rows: ImportR
   return new Map(found.map((c) => [c.slug, c.id]));
 }
 
+/** The store's product type ids of every type name the batch names. */
+async function productTypeIds(t: TransactionContext, storeId: string, rows: ImportRow[]) {
+  const names = [...new Set(rows.flatMap((r) => (r.productType ? [r.productType] : [])))];
+  const found = names.length ? await t.tx.productType.findMany({ where: { storeId, name: { in: names } }, select: { id: true, name: true } }) : [];
+  return new Map(found.map((pt) => [pt.name, pt.id]));
+}
+
+/**
+ * The product type id a row sets (null: none; undefined: the row leaves it as it is), or a report entry for a
+ * name the store has no type of.
+ */
+function productTypeOf(row: ImportRow, types: Map<string, string>, checks: ReturnType<typeof rowChecks>): string | null | undefined {
+  if (!row.productType) return row.productType;
+  const id = types.get(row.productType);
+  if (!id) checks.report({ field: 'product_type', code: 'unknown_product_type', message: `no product type named "${row.productType}" in this store` });
+  return id;
+}
+
 /**
  * The rules' errors of the cells that did convert, for a row that is rejected for the cells that did not: the
  * row's every problem is reported at once. Each field's own rules (ProductUpdateInput's): whether the row
@@ -343,6 +366,7 @@ function ruleErrors(row: ImportRow, converted: RowError[]): RowError[] {
     ...reportErrors(row.row, 'product', fieldErrorsOf(ProductUpdateInput, row.product)),
     ...(row.variants ?? []).flatMap((v, i) => reportErrors(row.row, 'variants', fieldErrorsOf(VariantInput, v).map((e) => ({ ...e, field: `variants.${i}.${e.field}` })))),
     ...(row.seo ? reportErrors(row.row, 'seo', fieldErrorsOf(SeoInput, row.seo)) : []),
+    ...(row.options ? reportErrors(row.row, 'product', fieldErrorsOf(z.object({ options: OptionsInput }), { options: row.options })) : []),
   ];
   const failed = new Set(converted.map((e) => e.field));
   return errors.filter((e) => !failed.has(e.field));
@@ -380,9 +404,9 @@ class RowRejected extends Error {
 function rowChecks(row: number) {
   const errors: RowError[] = [];
   return {
-    check<T>(part: 'product' | 'variants' | 'seo', fn: () => T): T | undefined {
+    async check<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise<T> | T): Promise<T | undefined> {
       try {
-        return fn();
+        return await fn();
       } catch (e) {
         const found = rowErrors(row, new PartError(part, e));
         if (!found) throw e;
@@ -433,23 +457,51 @@ interface PreparedCreate {
   id: string;
   data: ReturnType<typeof ProductCreateInput.parse>;
   variants: ReturnType<typeof parseVariants>;
+  options: ProductOption[];
+  /** The product type and attribute values, as createProduct sets them. */
+  attributes?: { productTypeId: string | null; attributes: Record<string, unknown> };
   seo?: ReturnType<typeof SeoInput.parse>;
   categoryIds: string[];
 }
 
-/** A new product's row checked as createProduct, replaceVariants and setSeo check theirs, every part of it; nothing is written. */
-function prepareCreate(row: ImportRow, categories: Map<string, string>): PreparedCreate {
+/**
+ * A new product's row checked as createProduct, replaceVariants and setSeo check theirs, every part of it: its
+ * attributes against its type, its variants against its options (grown by what they use, as a replace grows
+ * them) and the rules they keep to the product. Nothing is written.
+ */
+async function prepareCreate(t: TransactionContext, storeId: string, row: ImportRow, categories: Map<string, string>, types: Map<string, string>): Promise<PreparedCreate> {
+  const id = uuidv7();
   const checks = rowChecks(row.row);
-  const data = checks.check('product', () => parseInput(ProductCreateInput, row.product));
-  const categoryIds = checks.check('product', () => linkedCategories(row.product.categorySlugs ?? [], categories));
-  const variants = checks.check('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
+  const productTypeId = productTypeOf(row, types, checks);
+  const data = await checks.check('product', () => parseInput(ProductCreateInput, { ...row.product, productTypeId: productTypeId ?? undefined }));
+  const categoryIds = await checks.check('product', () => linkedCategories(row.product.categorySlugs ?? [], categories));
+  // An unknown type is reported above; checking values without it would only add noise.
+  const attributes = data && (productTypeId !== undefined || !row.productType) ? await checks.check('product', () => attributesAfterWrite(t, storeId, NO_ATTRIBUTES, data)) : undefined;
+  const declared = row.options === undefined ? [] : await checks.check('product', () => parseOptions(row.options));
+  const variants = await checks.check('variants', () => parseVariants(row.variants ?? (row.sku ? [{ sku: row.sku }] : [])));
   if (variants && row.sku && !variants.some((v) => v.sku === row.sku)) {
     checks.report({ field: 'sku', code: 'sku_not_in_variants', message: `"${row.sku}" is not the SKU of any of the row's variants` });
   }
-  const seo = row.seo ? checks.check('seo', () => parseInput(SeoInput, row.seo)) : undefined;
+  let options: ProductOption[] = [];
+  if (variants && declared) {
+    const fields = variants.map((v, i) => ({ ...v, field: `variants.${i}` }));
+    const set = optionsOfVariantSet(declared, fields);
+    options = set.options;
+    const rules = data ? await productRuleErrors(t, { id, storeId, price: data.price, productTypeId: attributes?.productTypeId ?? null }, fields) : undefined;
+    const errors = [...set.errors, ...(rules?.errors ?? [])];
+    if (errors.length) await checks.check('variants', () => Promise.reject(validationError(errors)));
+    // Stored as the API stores them: normalised (rich text sanitized, multiselects in the attribute's order).
+    rules?.attributes.forEach((values, i) => {
+      if (values !== undefined) variants[i].attributes = values as (typeof variants)[number]['attributes'];
+    });
+  }
+  const seo = row.seo ? await checks.check('seo', () => parseInput(SeoInput, row.seo)) : undefined;
   checks.done();
-  return { row, id: uuidv7(), data: data!, variants: variants!, seo, categoryIds: categoryIds! };
+  return { row, id, data: data!, variants: variants!, options, attributes, seo, categoryIds: categoryIds! };
 }
+
+/** What a new product starts from before its type and attribute values are set. */
+const NO_ATTRIBUTES = { productTypeId: null, attributes: {} };
 
 /**
  * The creates whose SKUs and SEO slug no product of the catalog holds, nor an earlier row of the batch; the
@@ -487,7 +539,13 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   const now = t.now();
   const mode = t.mode;
   await t.tx.product.createMany({
-    data: creates.map(({ id, data, variants }) => ({ id, ...newProductRow(storeId, mode, data, now, variants.map((v) => v.sku)) })),
+    data: creates.map(({ id, data, variants, options, attributes }) => ({
+      id,
+      ...newProductRow(storeId, mode, data, now, variants.map((v) => v.sku)),
+      options: options as unknown as Prisma.InputJsonValue,
+      productTypeId: attributes?.productTypeId ?? null,
+      attributes: (attributes?.attributes ?? {}) as Prisma.InputJsonObject,
+    })),
   });
   await t.tx.productCategory.createMany({ data: creates.flatMap((c) => c.categoryIds.map((categoryId) => ({ productId: c.id, categoryId, mode }))) });
   const variants = creates.flatMap((c) => c.variants.map((v) => variantRow(storeId, c.id, mode, v)));
@@ -503,13 +561,34 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
  * An existing product through the services that change it, each only when the row changes its part, compared
  * as the services compare (prices by value, categories as a set, no SEO record as one of nulls): an untouched
  * row writes nothing. Every part is checked before the first write, so a bad row reports all its errors.
+ * The attributes cell is the product's whole set: a code it leaves out is cleared.
  */
-async function updateRow(t: TransactionContext, storeId: string, row: ImportRow, existing: Existing, categories: Map<string, string>): Promise<Outcome> {
+async function updateRow(
+  t: TransactionContext,
+  storeId: string,
+  row: ImportRow,
+  existing: Existing,
+  categories: Map<string, string>,
+  types: Map<string, string>,
+): Promise<Outcome> {
   const checks = rowChecks(row.row);
-  const input = row.product as ProductUpdate;
-  const sameProduct = checks.check('product', () => updateChangesNothing(existing, input));
-  if (input.categorySlugs !== undefined) checks.check('product', () => linkedCategories(input.categorySlugs!, categories));
-  const wanted = row.variants === undefined ? undefined : checks.check('variants', () => parseVariants(row.variants));
+  const productTypeId = productTypeOf(row, types, checks);
+  const input = { ...row.product } as ProductUpdate;
+  if (productTypeId !== undefined || row.productType === null) input.productTypeId = productTypeId ?? null;
+  if (row.product.attributes !== undefined) {
+    const cleared = Object.keys(existing.attributes as Record<string, unknown>).filter((code) => !(code in row.product.attributes!));
+    input.attributes = { ...Object.fromEntries(cleared.map((code) => [code, null])), ...row.product.attributes };
+  }
+  const sameProduct = await checks.check('product', () => updateChangesNothing(existing, input));
+  if (sameProduct === false && (input.productTypeId !== undefined || input.attributes !== undefined) && !(row.productType && productTypeId === undefined)) {
+    await checks.check('product', () => attributesAfterWrite(t, storeId, existing, input as Parameters<typeof attributesAfterWrite>[3]));
+  }
+  if (input.categorySlugs !== undefined) await checks.check('product', () => linkedCategories(input.categorySlugs!, categories));
+  const options = row.options === undefined ? undefined : await checks.check('product', () => parseOptions(row.options));
+  // A variant without `cost` (an export by a credential that may not read it) keeps the cost its SKU has.
+  const costs = new Map(existing.variants.map((v) => [v.sku, v.cost?.toString() ?? null]));
+  const variantsIn = row.variants?.map((v) => ('cost' in v || typeof v.sku !== 'string' ? v : { ...v, cost: costs.get(v.sku.trim()) ?? null }));
+  const wanted = variantsIn === undefined ? undefined : await checks.check('variants', () => parseVariants(variantsIn));
   const variantsChange = wanted !== undefined && !sameVariants(existing.variants, wanted);
   if (variantsChange) {
     // Checked first: after a unique violation the transaction answers nothing until it is rolled back to the row's savepoint.
@@ -519,12 +598,15 @@ async function updateRow(t: TransactionContext, storeId: string, row: ImportRow,
     }
   }
   // The row's SEO columns over the record as it is: a column left out keeps its value.
-  const seo = row.seo ? checks.check('seo', () => seoRecord(parseInput(SeoInput, { ...seoRecord(existing.seo), ...row.seo }))) : undefined;
+  const seo = row.seo ? await checks.check('seo', () => seoRecord(parseInput(SeoInput, { ...seoRecord(existing.seo), ...row.seo }))) : undefined;
   checks.done();
 
   const mark = t.outbox.length;
   if (sameProduct === false) await inPart('product', () => updateProduct(t, storeId, existing.id, input));
-  if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, row.variants));
+  // The variants first: a replace grows the options by the values it uses; the options then take the row's
+  // order, and lose what no variant uses any more.
+  if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, variantsIn));
+  if (options && (variantsChange || !sameOptions(optionsOf(existing.options), options))) await inPart('product', () => setProductOptions(t, storeId, existing.id, options));
   if (seo && !sameSeo(existing.seo, seo)) await inPart('seo', () => setSeo(t, storeId, existing.id, seo));
   return t.outbox.length > mark ? 'updated' : 'unchanged';
 }
