@@ -10,9 +10,8 @@ import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PR
 import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import type { ProductOption as ProductOptionShape } from '../services/options';
-import type { WEIGHT_UNITS } from '../services/variants';
 import { ProductOption } from './options';
-import { VariantWeight } from './variants';
+import { variantWeight, VariantWeight } from './variants';
 import { AttributeFilterInput, cleanAttributeFilters, FACETS_ARG_DESCRIPTION, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
 /** The product type's public attributes at both levels: one selection serves the product's values and its variants'. */
@@ -46,7 +45,7 @@ const PublicVariant = builder.prismaObject('Variant', {
       type: VariantWeight,
       nullable: true,
       select: { weightValue: true, weightUnit: true },
-      resolve: (v) => (v.weightValue == null || v.weightUnit == null ? null : { value: Number(v.weightValue), unit: v.weightUnit as (typeof WEIGHT_UNITS)[number] }),
+      resolve: variantWeight,
     }),
     imageId: t.exposeID('imageId', { nullable: true, description: "One of the product's images" }),
     attributes: t.field({

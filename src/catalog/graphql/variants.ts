@@ -24,6 +24,10 @@ export const VariantWeight = builder.objectRef<{ value: number; unit: (typeof WE
   fields: (t) => ({ value: t.exposeFloat('value', { description: 'Greater than 0, at most 3 decimals' }), unit: t.expose('unit', { type: WeightUnit }) }),
 });
 
+/** A variant's weight from its two columns (null when it has none): the merchant and the storefront variant alike. */
+export const variantWeight = (v: { weightValue: { toString(): string } | null; weightUnit: string | null }) =>
+  v.weightValue == null || v.weightUnit == null ? null : { value: Number(v.weightValue), unit: v.weightUnit as (typeof WEIGHT_UNITS)[number] };
+
 builder.prismaObject('Variant', {
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -46,7 +50,7 @@ builder.prismaObject('Variant', {
       type: VariantWeight,
       nullable: true,
       select: { weightValue: true, weightUnit: true },
-      resolve: (v) => (v.weightValue == null || v.weightUnit == null ? null : { value: Number(v.weightValue), unit: v.weightUnit }),
+      resolve: variantWeight,
     }),
     imageId: t.exposeID('imageId', { nullable: true, description: "One of the product's images; cleared when that image is deleted" }),
     attributes: t.expose('attributes', { type: 'JSON', description: 'Variant attribute values by attribute code' }),
