@@ -50,7 +50,12 @@ export function watchPage(page: Page, origin: string): PageWatch {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  // net::ERR_ABORTED is the browser cancelling a request itself (a navigation left the page while the favicon
+  // or an image was loading), not an answer of the service; a reset, refused or empty answer has its own error.
+  page.on('requestfailed', (r) => {
+    const reason = r.failure()?.errorText;
+    if (reason !== 'net::ERR_ABORTED') errors.push(`request failed: ${r.url()} (${reason})`);
+  });
   const local = new URL(origin);
   return {
     requests,
