@@ -56,7 +56,7 @@ const productJson = (baseUrl: string) => `json_build_object(
     'status', p.status, 'is_active', p.status = 'active',
     'published_at', ${iso('p.published_at')}, 'publish_at', ${iso('p.publish_at')}, 'unpublish_at', ${iso('p.unpublish_at')},
     'category_slugs', ARRAY(SELECT c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id ORDER BY c.slug COLLATE "C"),
-    'tags', p.tags,
+    'tags', p.tags, 'options', p.options, 'product_type_id', p.product_type_id, 'attributes', p.attributes,
     'variants_count', (SELECT count(*) FROM variants v WHERE v.product_id = p.id)::int,
     'version', p.version, 'created_at', ${iso('p.created_at')}, 'updated_at', ${iso('p.updated_at')},
     'images', (SELECT coalesce(json_agg(json_build_object(

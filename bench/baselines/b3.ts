@@ -7,14 +7,29 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { type DefinitionNode, GraphQLError, GraphQLScalarType, Kind, parse, print } from 'graphql';
+import { type DefinitionNode, GraphQLError, GraphQLScalarType, Kind, parse, print, visit as visitAst } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { type ProductSort, pageFromRows, productPageQuery } from '../../src/catalog/services/productList';
 import { authorize, env, HttpError, productsByIds, query } from './common';
 
-const TYPES = ['Product', 'ProductImage', 'Seo', 'Variant', 'PageMeta', 'ProductPage', 'ProductFilter', 'ProductSort', 'ProductStatus', 'DateTime', 'Decimal', 'JSON'];
+const ROOT_TYPES = ['ProductPage', 'ProductFilter', 'ProductSort'];
 const serviceSdl = parse(readFileSync(path.resolve(__dirname, '../../schema.graphql'), 'utf8'));
-const picked = serviceSdl.definitions.filter((d: DefinitionNode) => 'name' in d && d.name && TYPES.includes(d.name.value));
+const named = new Map(serviceSdl.definitions.flatMap((d: DefinitionNode) => ('name' in d && d.name ? [[d.name.value, d] as const] : [])));
+
+/** The root types and every type they reach (fields, arguments, input fields), so the product can grow without a list here. */
+function reachable(roots: string[]): DefinitionNode[] {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name) || !named.has(name)) return;
+    seen.add(name);
+    const found: string[] = [];
+    visitAst(named.get(name)!, { NamedType: (n) => void found.push(n.name.value) });
+    found.forEach(visit);
+  };
+  roots.forEach(visit);
+  return [...seen].map((n) => named.get(n)!);
+}
+const picked = reachable(ROOT_TYPES);
 
 const typeDefs = `
   ${picked.map((d) => print(d)).join('\n')}

@@ -96,7 +96,8 @@ const iso = (v: string | Date | null) => (v == null ? null : new Date(v).toISOSt
 
 const PRODUCTS_SQL = `
   SELECT p.id::text AS id, p.name, p.description, p.price::text AS price, s.currency, p.inventory_quantity, p.low_stock_threshold,
-    p.status::text AS status, p.published_at, p.publish_at, p.unpublish_at, p.tags, p.version, p.created_at, p.updated_at,
+    p.status::text AS status, p.published_at, p.publish_at, p.unpublish_at, p.tags, p.options, p.product_type_id::text AS product_type_id,
+    p.attributes, p.version, p.created_at, p.updated_at,
     ARRAY(SELECT c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id ORDER BY c.slug COLLATE "C") AS category_slugs,
     (SELECT count(*) FROM variants v WHERE v.product_id = p.id)::int AS variants_count
     ${selected.has('images') ? `, (SELECT coalesce(json_agg(json_build_object('id', i.id, 'productId', i.product_id, 'sha256', i.sha256, 'mimeType', i.mime_type, 'width', i.width, 'height', i.height, 'sizeBytes', i.size_bytes, 'alt', i.alt, 'position', i.position, 'createdAt', i.created_at) ORDER BY i.position, i.created_at), '[]') FROM product_images i WHERE i.product_id = p.id) AS images` : ''}
@@ -131,6 +132,9 @@ export async function productsByIds(ids: string[], storeId: string, baseUrl: str
         unpublishAt: iso(r.unpublish_at),
         tags: r.tags,
         categorySlugs: r.category_slugs,
+        options: r.options,
+        productTypeId: r.product_type_id,
+        attributes: r.attributes,
         variantsCount: r.variants_count,
         version: r.version,
         createdAt: iso(r.created_at),
