@@ -57,6 +57,18 @@ const SCENARIOS: Scenario[] = [
       ],
     },
   },
+  {
+    name: 'active, material=silk, colour=pink, organic=true + 4 facets',
+    query: 'is_active=true&attributes[material]=silk&attributes[colour]=pink&attributes[organic]=true',
+    filter: {
+      isActive: true,
+      attributes: [
+        { code: 'material', values: ['silk'] },
+        { code: 'colour', values: ['pink'] },
+        { code: 'organic', values: ['true'] },
+      ],
+    },
+  },
 ];
 
 const hash = (salt: string) => `abs(hashtext(p.id::text || '${salt}'))`;
@@ -181,6 +193,16 @@ latency as the client sees it (the whole response: page, total, facets and the 2
 | scenario | total | p50 ms | p99 ms |
 |---|--:|--:|--:|
 ${rows.join('\n')}
+
+Target: page 1 under 50 ms p50 on PostgreSQL. A list narrowed by nothing but attributes and status is answered from
+bitmaps of the products that have each value and each status (migration \`attribute_value_bitmaps\`; one row per value
+and chunk of 4,096 product ordinals): the filters' bitmaps ANDed give the exact total; each facet value's count is the
+popcount of its bitmap ANDed with its set's (the other filters'), so facets cost per value and chunk, not per product
+selected; a numeric or date facet's ends walk its values in order to the first that meets the set. The page walks the
+sort order keeping the products whose bit is set, or, when matches are rare (the last scenario), reads the ids the
+filters' value rows name. Before the bitmaps, on this machine idle (2026-11-27), the first three scenarios took 12.0,
+81.4 and 222.8 ms p50: counting read every selected product's value rows (24,000 index pages for cotton's 8,300
+products), and totals were counted only up to 200.
 
 ## Statements
 

@@ -306,6 +306,8 @@ export async function prepareCatalog(
       [storeId],
     );
     if (check.counted !== check.rows) throw new Error(`product counters say ${check.counted} products, the table holds ${check.rows}`);
+    // Likewise the products' ordinals and the attribute value and status bitmaps over them.
+    await c.query('SELECT product_ordinals_rebuild($1::uuid)', [storeId]);
     if (kind === 'rich') {
       // The check digits come from SQL: hold a sample to the service's own rule.
       const { rows: sample } = await c.query<{ barcode: string }>('SELECT barcode FROM variants WHERE store_id = $1::uuid ORDER BY id LIMIT 1000', [storeId]);

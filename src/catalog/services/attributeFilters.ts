@@ -1,7 +1,9 @@
 /**
- * Attribute filters and facets of product lists. Both read product_attribute_values (one row per attribute value a
- * product has on itself or on any of its variants, kept by triggers; see prisma/schema.prisma), never the jsonb maps:
- * a filter is a semi-join on it, a facet an index-only count over it.
+ * Attribute filters and facets of product lists. Both read what triggers keep from the jsonb maps (see
+ * prisma/schema.prisma), never the maps: product_attribute_values (one row per attribute value a product has on itself
+ * or on any of its variants), where a filter is a semi-join; and product_attribute_value_bitmaps (which products have
+ * each value, as bitmaps over product ordinals), which a list narrowed by nothing but attributes and status ANDs and
+ * counts for its facets, its total and, when its matches are common enough, its page.
  */
 
 import type { RequestContext } from '../../platform/context';
@@ -216,20 +218,34 @@ export interface Facet {
 }
 
 /**
- * Where a facet counts: among every value row of the catalog (`status`: nothing but status narrows the list), or
- * among the products of a set, a statement selecting product ids (`products`: the list's other filters).
+ * Where a facet counts: among every value row of the catalog (`status`: nothing but status narrows the list), among the
+ * products of a set, a statement selecting product ids (`products`: the list's other filters), or among the products
+ * whose bits an expression over attributeSelectionsSql's columns sets (`bitmap`: the list's other filters are
+ * attributes, with at most a status).
  */
-export type FacetScope = { status: 'active' | 'not_active' | 'draft' | 'archived' | null } | { key: string; products: Prisma.Sql };
+export type FacetScope =
+  | { status: 'active' | 'not_active' | 'draft' | 'archived' | null }
+  | { key: string; products: Prisma.Sql }
+  | { bitmap: Prisma.Sql };
 
 /**
  * One statement for every facet of a list. An attribute's facet counts over the products the list's other filters
  * select (its own filter left out, so a selected value does not hide its siblings): facets of attributes the list
- * does not filter by share one set of products, each filtered attribute has its own. Each set is computed once, and
- * its products' value rows are read once for all the facets over it (one descent of the primary key per product).
- * When nothing but status narrows the list, a value facet sums the store's counters (product_attribute_value_counts)
- * and a range facet reads the two ends of its index, so an unfiltered facet costs the same at any catalog size.
+ * does not filter by share one set of products, each filtered attribute has its own.
+ * - When nothing but status narrows the list, a value facet sums the store's counters (product_attribute_value_counts)
+ *   and a range facet reads the two ends of its index, so an unfiltered facet costs the same at any catalog size.
+ * - When attributes narrow it (`bitmaps`, the attribute_selections CTE), each value's bitmap chunks are ANDed with the
+ *   set's and counted: the cost follows the number of values and chunks, not of products selected.
+ * - Otherwise each set is computed once, and its products' value rows are read once for all the facets over it (one
+ *   descent of the primary key per product).
  */
-export function facetsSql(storeId: string, mode: Mode, facets: { code: string; type: AttributeType }[], scopeOf: (code: string) => FacetScope): Prisma.Sql {
+export function facetsSql(
+  storeId: string,
+  mode: Mode,
+  facets: { code: string; type: AttributeType }[],
+  scopeOf: (code: string) => FacetScope,
+  bitmaps?: Prisma.Sql,
+): Prisma.Sql {
   const sets = new Map<string, { name: string; products: Prisma.Sql; codes: string[] }>();
   const parts = facets.map((f, i) => {
     const scope = scopeOf(f.code);
@@ -243,6 +259,22 @@ export function facetsSql(storeId: string, mode: Mode, facets: { code: string; t
       const order = open ? Prisma.sql`ORDER BY sum(c.count) DESC, c.value LIMIT ${OPEN_FACET_VALUES}` : Prisma.empty;
       return Prisma.sql`(SELECT ${n} AS f, c.value, sum(c.count)::bigint AS n, NULL::text AS lo, NULL::text AS hi FROM product_attribute_value_counts c
         WHERE c.store_id = ${storeId}::uuid AND c.mode = ${mode}::"Mode" AND c.code = ${f.code} ${status} GROUP BY c.value HAVING sum(c.count) > 0 ${order})`;
+    }
+    if ('bitmap' in scope) {
+      if (range) {
+        // The ends walk the values in order and stop at the first whose bitmap meets the set's (a chunk's set looked up
+        // per row), instead of ANDing every value of an open range.
+        const col = Prisma.raw(f.type === 'numeric' ? 'v.value_num' : 'v.value');
+        const meets = Prisma.sql`bit_count(v.bits & (SELECT ${scope.bitmap} FROM attribute_selections s WHERE s.chunk = v.chunk)) > 0`;
+        const end = (dir: 'ASC' | 'DESC') =>
+          Prisma.sql`(SELECT ${col}::text FROM product_attribute_value_bitmaps v WHERE ${valuesOf(storeId, mode, f.code)} AND ${col} IS NOT NULL AND ${meets} ORDER BY ${col} ${Prisma.raw(dir)} LIMIT 1)`;
+        return Prisma.sql`(SELECT ${n} AS f, NULL::text AS value, NULL::bigint AS n, ${end('ASC')} AS lo, ${end('DESC')} AS hi)`;
+      }
+      const hits = Prisma.sql`bit_count(v.bits & ${scope.bitmap})`;
+      const order = open ? Prisma.sql`ORDER BY n DESC, v.value LIMIT ${OPEN_FACET_VALUES}` : Prisma.empty;
+      return Prisma.sql`(SELECT ${n} AS f, v.value, sum(${hits})::bigint AS n, NULL::text AS lo, NULL::text AS hi
+        FROM product_attribute_value_bitmaps v JOIN attribute_selections s ON s.chunk = v.chunk WHERE ${valuesOf(storeId, mode, f.code)}
+        GROUP BY v.value HAVING sum(${hits}) > 0 ${order})`;
     }
     const set = sets.get(scope.key) ?? { name: `facet_rows_${sets.size}`, products: scope.products, codes: [] };
     sets.set(scope.key, set);
@@ -264,6 +296,7 @@ export function facetsSql(storeId: string, mode: Mode, facets: { code: string; t
       SELECT r.code, r.value FROM (${set.products}) s
       CROSS JOIN LATERAL (SELECT v.code, v.value FROM product_attribute_values v WHERE v.product_id = s.id AND v.code || '' = ANY(${set.codes}::text[]) OFFSET 0) r)`,
   );
+  if (bitmaps) ctes.unshift(bitmaps);
   const body = Prisma.join(parts, ' UNION ALL ');
   return ctes.length ? Prisma.sql`WITH ${Prisma.join(ctes, ', ')} ${body}` : body;
 }
@@ -275,15 +308,37 @@ function statusSql(col: Prisma.Sql, status: 'active' | 'not_active' | 'draft' | 
 }
 
 /**
- * The ids of the products matching these attribute filters (each on the product or one of its variants), from the
- * value rows alone: for a list narrowed by nothing else, no product row is read.
+ * The CTE `attribute_selections`: per chunk of product ordinals, column m<i> is the bitmap of the products matching
+ * filter i (any of its values, or its range), and `st` that of the products of the list's status; NULL where none
+ * does. ANDing columns (selectionOf) selects the products matching those filters.
  */
-export function productsMatchingSql(storeId: string, mode: Mode, filters: ResolvedAttributeFilter[], status: 'active' | 'not_active' | 'draft' | 'archived' | null): Prisma.Sql {
-  const each = filters.map(
-    (f) => Prisma.sql`SELECT v.product_id AS id FROM product_attribute_values v WHERE ${valuesOf(storeId, mode, f.code)} AND ${matchSql(f)} ${status ? statusSql(Prisma.raw('v.status'), status) : Prisma.empty}`,
-  );
-  // INTERSECT also drops the duplicates of a product matching by several values or variants.
-  return filters.length === 1 ? Prisma.sql`SELECT DISTINCT m.id FROM (${each[0]}) m` : Prisma.join(each, ' INTERSECT ');
+export function attributeSelectionsSql(
+  storeId: string,
+  mode: Mode,
+  filters: ResolvedAttributeFilter[],
+  status: 'active' | 'not_active' | 'draft' | 'archived' | null,
+): Prisma.Sql {
+  const columns = filters.map((f, i) => Prisma.sql`bit_or(v.bits) FILTER (WHERE v.code = ${f.code} AND ${matchSql(f)}) AS ${Prisma.raw(`m${i}`)}`);
+  const statuses = status
+    ? Prisma.sql`UNION ALL SELECT v.chunk, NULL, NULL, NULL, v.bits FROM product_status_bitmaps v
+        WHERE v.store_id = ${storeId}::uuid AND v.mode = ${mode}::"Mode" ${statusSql(Prisma.raw('v.status'), status)}`
+    : Prisma.empty;
+  return Prisma.sql`attribute_selections AS MATERIALIZED (
+    SELECT v.chunk, ${Prisma.join(columns, ', ')}, ${status ? Prisma.raw('bit_or(v.bits) FILTER (WHERE v.code IS NULL)') : Prisma.raw('NULL::varbit')} AS st
+    FROM (
+      SELECT v.chunk, v.code, v.value, v.value_num, v.bits FROM product_attribute_value_bitmaps v
+      WHERE v.store_id = ${storeId}::uuid AND v.mode = ${mode}::"Mode" AND v.code = ANY(${filters.map((f) => f.code)}::text[])
+      ${statuses}
+    ) v
+    GROUP BY v.chunk)`;
+}
+
+/**
+ * The bitmap (an expression over attribute_selections `s`) of the products matching every filter at these indexes and
+ * the list's status.
+ */
+export function selectionOf(indexes: number[], status: string | null): Prisma.Sql {
+  return Prisma.raw([...indexes.map((i) => `s.m${i}`), ...(status ? ['s.st'] : [])].join(' & '));
 }
 
 /** Facets from facetsSql's rows: listed values in the attribute's order, others by count; selected values always shown. */

@@ -13,11 +13,12 @@ import {
   attributeFilterSql,
   type Facet,
   facetsFromRows,
+  attributeSelectionsSql,
   type FacetScope,
   facetsSql,
-  productsMatchingSql,
   resolveAttributeQuery,
   type ResolvedAttributeFilter,
+  selectionOf,
 } from './attributeFilters';
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
@@ -167,6 +168,16 @@ function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
   );
 }
 
+/** Whether nothing but attributes and status narrows the list: the attribute value bitmaps answer it (with status). */
+function narrowedByAttributesOnly(f: z.output<typeof ProductFilterInput>): boolean {
+  return countedByCounters({ ...f, attributes: undefined });
+}
+
+/** The status a list selects, as the counters and bitmaps name it. */
+function statusOf(f: z.output<typeof ProductFilterInput>): 'active' | 'not_active' | 'draft' | 'archived' | null {
+  return f.status ?? (f.isActive === true ? 'active' : f.isActive === false ? 'not_active' : null);
+}
+
 /** The total of a status-only list: the sum of the store's counter slots of the statuses it selects. */
 function counterTotalSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`pc.store_id = ${storeId}::uuid AND pc.mode = ${mode}::"Mode"`];
@@ -204,6 +215,13 @@ export function productPageQuery(
   const filter = parseInput(ProductFilterInput, filterInput);
   const { page, perPage } = parseInput(PageInput, paging);
   const offset = (page - 1) * perPage;
+  // How many rows a search word, a tag or an attribute selects decides the plan (the trigram index, the created_at
+  // order, or the ids the attribute matches): such a page is planned for its values every time, never from a cached
+  // generic plan.
+  const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length || attributes.length > 0;
+  if (attributes.length && narrowedByAttributesOnly(filter)) {
+    return { page, perPage, countLimit: Infinity, sql: attributePageSql(storeId, mode, filter, attributes, offset, perPage, sort), plannedPerValues };
+  }
   const totalFromCounters = countedByCounters(filter);
   const countLimit = totalFromCounters ? Infinity : offset + COUNTED_PAGES_AHEAD * perPage;
   const where = whereSql(storeId, mode, filter, attributes);
@@ -219,10 +237,51 @@ export function productPageQuery(
     LEFT JOIN LATERAL (
       SELECT p.id::text AS id, row_number() OVER () AS ord FROM (${pageIds}) p
     ) s ON true`;
-  // How many rows a search word or a tag selects decides the plan (the trigram index, or the created_at order):
-  // such a page is planned for its values every time, never from a cached generic plan.
-  const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length || attributes.length > 0;
   return { page, perPage, countLimit, sql, plannedPerValues };
+}
+
+/**
+ * The page of a list narrowed by attributes and at most a status. The AND of the filters' bitmaps gives the exact
+ * total. The page then comes one of two ways, decided inside the statement (each branch runs only if its one-time
+ * condition holds): walking the sort's index and keeping the products whose bit is set, about (offset + page) x
+ * catalog / matches rows; or the products the filters' value rows name, about `matches` rows per filter, when matches
+ * are so rare that the walk would read over WALK_ROWS_PER_MATCH rows per match (most of the catalog to fill a page).
+ * In the default order a walked row is an index entry and a bit test (the index carries the ordinal), a named one an
+ * index descent per filter, hence the factor.
+ */
+const WALK_ROWS_PER_MATCH = 100;
+
+function attributePageSql(
+  storeId: string,
+  mode: Mode,
+  filter: z.output<typeof ProductFilterInput>,
+  attributes: ResolvedAttributeFilter[],
+  offset: number,
+  perPage: number,
+  sort: ProductSort | undefined,
+): Prisma.Sql {
+  const status = statusOf(filter);
+  const order = Prisma.sql`ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+  return Prisma.sql`
+    WITH ${attributeSelectionsSql(storeId, mode, attributes, status)},
+    matches AS MATERIALIZED (SELECT s.chunk, ${selectionOf(attributes.map((_, i) => i), status)} AS bits FROM attribute_selections s),
+    c AS MATERIALIZED (SELECT coalesce(sum(bit_count(m.bits)), 0) AS total FROM matches m),
+    plan AS MATERIALIZED (
+      SELECT c.total > 0 AND ${offset + perPage + 1}::bigint * (${counterTotalSql(storeId, mode, filter)}) <= ${WALK_ROWS_PER_MATCH} * c.total * c.total AS walk,
+        c.total > 0 AS found FROM c),
+    bitmap AS MATERIALIZED (
+      SELECT string_agg(coalesce(m.bits::text, repeat('0', 4096)), '' ORDER BY g.chunk)::varbit AS bits
+      FROM generate_series(0, (SELECT max(m.chunk) FROM matches m)) g(chunk) LEFT JOIN matches m ON m.chunk = g.chunk)
+    SELECT c.total, s.id, s.ord FROM c
+    LEFT JOIN LATERAL (
+      SELECT p.id::text AS id, row_number() OVER () AS ord FROM (
+        (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter)} AND (SELECT plan.walk FROM plan)
+          AND CASE WHEN p.ordinal < (SELECT length(b.bits) FROM bitmap b) THEN get_bit((SELECT b.bits FROM bitmap b), p.ordinal) = 1 ELSE false END
+          ${order})
+        UNION ALL
+        (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, attributes)} AND (SELECT plan.found AND NOT plan.walk FROM plan) ${order})
+      ) p
+    ) s ON true`;
 }
 
 /** The total a list reports from what its statement counted: one more than the bound means more than the bound match. */
@@ -292,17 +351,18 @@ async function readFacets(storeId: string, mode: Mode, filterInput: ProductFilte
 /** The one statement of a list's facets. Exported so the benchmark's EXPLAIN runs exactly the service's SQL. */
 export function productFacetsQuery(storeId: string, mode: Mode, filterInput: ProductFilter, q: Awaited<ReturnType<typeof resolveAttributeQuery>>): Prisma.Sql {
   const filter = parseInput(ProductFilterInput, filterInput);
-  // Only status besides attributes: the value rows carry the product's status, so no product row is read.
-  const statusOnly = countedByCounters({ ...filter, attributes: undefined });
-  const status = filter.status ?? (filter.isActive === true ? 'active' : filter.isActive === false ? 'not_active' : null);
+  const status = statusOf(filter);
+  // Only status besides attributes: the counters and bitmaps carry the product's status, so no product row is read.
+  const attributesOnly = narrowedByAttributesOnly(filter);
   const scope = (code: string): FacetScope => {
-    const others = q.filters.filter((f) => f.code !== code);
-    const key = others.map((f) => f.code).join(',');
-    if (statusOnly && !others.length) return { status };
-    if (statusOnly) return { key, products: productsMatchingSql(storeId, mode, others, status) };
-    return { key, products: Prisma.sql`SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, others)}` };
+    const others = q.filters.flatMap((f, i) => (f.code === code ? [] : [i]));
+    if (attributesOnly && !others.length) return { status };
+    if (attributesOnly) return { bitmap: selectionOf(others, status) };
+    const kept = others.map((i) => q.filters[i]);
+    return { key: kept.map((f) => f.code).join(','), products: Prisma.sql`SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, kept)}` };
   };
-  return facetsSql(storeId, mode, q.facets, scope);
+  const bitmaps = attributesOnly && q.filters.length > 0 ? attributeSelectionsSql(storeId, mode, q.filters, status) : undefined;
+  return facetsSql(storeId, mode, q.facets, scope, bitmaps);
 }
 
 /** Keyset (cursor) pagination: stable and flat in depth. The cursor encodes the sort value and id of the last row. */

@@ -50,6 +50,7 @@ const COLUMNS: Record<string, string> = {
   options: 'options',
   productTypeId: 'product_type_id',
   attributes: 'attributes',
+  ordinal: 'ordinal',
   searchText: 'search_text',
   lowStock: 'low_stock',
   version: 'version',
