@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gtin13 } from '../../src/kernel/gtin';
-import { createProduct } from '../../src/catalog/services/products';
 import { sharedCliDatabase } from '../helpers/cli';
-import { testContext } from '../helpers/context';
 import { createStoreFixture } from '../helpers/fixtures';
 import { newTempDir } from '../helpers/templates';
 
@@ -20,8 +18,19 @@ describe('npm run cli -- products set-options, generate-variants, update-variant
     const server = await shared.serve();
     try {
       const store = await createStoreFixture({ categories: ['tees'] });
-      const product = await createProduct(testContext(), store.storeId, { name: 'Tee', price: '25', categorySlugs: ['tees'] });
+      // Created with its options (set-options below changes them).
+      const product = await cli('products', 'create', '--store', store.storeId, '--name', 'Tee', '--price', '25', '--category-slugs', 'tees', '--options', 'Size:S,M;Color:Red,Blue');
+      expect(product).toMatchObject({ options: [{ name: 'Size', values: ['S', 'M'] }, { name: 'Color', values: ['Red', 'Blue'] }], variants_count: 0, version: 1 });
       const args = ['--store', store.storeId, '--product', product.id];
+
+      const generated = await cli('products', 'generate-variants', ...args, '--sku-pattern', 'TEE-{Size}-{Color}', '--inventory-quantity', '4', '--price', '21.50');
+      expect(generated).toMatchObject({ product_id: product.id, created: 4 });
+      expect(generated.variants.map((v: Record<string, unknown>) => [v.sku, v.title, v.options, v.price, v.inventory_quantity, v.position])).toEqual([
+        ['TEE-S-Red', 'S / Red', { Size: 'S', Color: 'Red' }, 21.5, 4, 0],
+        ['TEE-S-Blue', 'S / Blue', { Size: 'S', Color: 'Blue' }, 21.5, 4, 1],
+        ['TEE-M-Red', 'M / Red', { Size: 'M', Color: 'Red' }, 21.5, 4, 2],
+        ['TEE-M-Blue', 'M / Blue', { Size: 'M', Color: 'Blue' }, 21.5, 4, 3],
+      ]);
 
       // The options' problems, all at once, each named by --options and the place in the list.
       const duplicated = await outcome('products', 'set-options', ...args, '--options', '[{"name":"Size","values":["S","s"]},{"name":"size","values":["X"]}]');
@@ -37,23 +46,15 @@ describe('npm run cli -- products set-options, generate-variants, update-variant
       expect(unnamed).toMatchObject({ code: 2, stdout: '' });
       expect(unnamed.stderr).toContain('"Red,Blue" needs the option\'s name, then its values (Name:value,value).');
 
-      const withOptions = await cli('products', 'set-options', ...args, '--options', 'Size:S,M;Color:Red,Blue');
-      expect(withOptions).toMatchObject({ id: product.id, options: [{ name: 'Size', values: ['S', 'M'] }, { name: 'Color', values: ['Red', 'Blue'] }], variants_count: 0, version: 2 });
-
-      const generated = await cli('products', 'generate-variants', ...args, '--sku-pattern', 'TEE-{Size}-{Color}', '--inventory-quantity', '4', '--price', '21.50');
-      expect(generated).toMatchObject({ product_id: product.id, created: 4 });
-      expect(generated.variants.map((v: Record<string, unknown>) => [v.sku, v.title, v.options, v.price, v.inventory_quantity, v.position])).toEqual([
-        ['TEE-S-Red', 'S / Red', { Size: 'S', Color: 'Red' }, 21.5, 4, 0],
-        ['TEE-S-Blue', 'S / Blue', { Size: 'S', Color: 'Blue' }, 21.5, 4, 1],
-        ['TEE-M-Red', 'M / Red', { Size: 'M', Color: 'Red' }, 21.5, 4, 2],
-        ['TEE-M-Blue', 'M / Blue', { Size: 'M', Color: 'Blue' }, 21.5, 4, 3],
-      ]);
+      // A rename (JSON, in the REST names) is carried to the variants in the same write.
+      const renamed = await cli('products', 'set-options', ...args, '--options', '[{"name":"Size","values":["S","M"]},{"name":"Colour","renamed_from":"Color","values":["Crimson","Blue"],"renamed_values":{"Red":"Crimson"}}]');
+      expect(renamed).toMatchObject({ options: [{ name: 'Size', values: ['S', 'M'] }, { name: 'Colour', values: ['Crimson', 'Blue'] }], variants_count: 4, version: 3 });
       const [sRed, sBlue] = generated.variants;
 
       // Every error of every item at once, named --variants.N.field as sent; nothing is written.
       const wrong = await outcome(
         'products', 'update-variants', ...args,
-        '--variants', JSON.stringify([{ id: sRed.id, options: { Size: 'XL', Color: 'Red' }, compare_at_price: 20 }, { id: product.id, inventory_quantity: 1 }]),
+        '--variants', JSON.stringify([{ id: sRed.id, options: { Size: 'XL', Colour: 'Crimson' }, compare_at_price: 20 }, { id: product.id, inventory_quantity: 1 }]),
       );
       expect(wrong).toMatchObject({ code: 1, stdout: '' });
       expect(problems(wrong.stderr)).toEqual(
@@ -67,7 +68,7 @@ describe('npm run cli -- products set-options, generate-variants, update-variant
       // From a file (@path), in the names the CLI prints: a variant as printed can be sent back, its times ignored.
       const file = path.join(newTempDir('catalog-cli-variants-file-'), 'variants.json');
       const barcode = gtin13('400638133393');
-      writeFileSync(file, JSON.stringify([{ ...sBlue, inventory_quantity: 12, compare_at_price: 29.9 }, { id: sRed.id, barcode, weight: { value: 180, unit: 'g' } }]));
+      writeFileSync(file, JSON.stringify([{ ...sBlue, options: { Size: 'S', Colour: 'Blue' }, inventory_quantity: 12, compare_at_price: 29.9 }, { id: sRed.id, barcode, weight: { value: 180, unit: 'g' } }]));
       const updated = await cli('products', 'update-variants', ...args, '--variants', `@${file}`);
       expect(updated.map((v: Record<string, unknown>) => [v.sku, v.inventory_quantity, v.compare_at_price, v.barcode, v.weight])).toEqual([
         ['TEE-S-Blue', 12, 29.9, null, null],
@@ -81,11 +82,16 @@ describe('npm run cli -- products set-options, generate-variants, update-variant
         return (await res.json()).data;
       };
       const variants = await get('/variants');
-      expect(variants.map((v: Record<string, unknown>) => [v.sku, v.inventory_quantity])).toEqual([['TEE-S-Red', 4], ['TEE-S-Blue', 12], ['TEE-M-Red', 4], ['TEE-M-Blue', 4]]);
+      expect(variants.map((v: Record<string, unknown>) => [v.sku, v.options, v.inventory_quantity])).toEqual([
+        ['TEE-S-Red', { Size: 'S', Colour: 'Crimson' }, 4],
+        ['TEE-S-Blue', { Size: 'S', Colour: 'Blue' }, 12],
+        ['TEE-M-Red', { Size: 'M', Colour: 'Crimson' }, 4],
+        ['TEE-M-Blue', { Size: 'M', Colour: 'Blue' }, 4],
+      ]);
       expect((await get('')).version).toBe(4);
       const history = await get('/changes');
-      expect(history.map((c: { type: string }) => c.type)).toEqual(['product.variants_updated', 'product.variants_updated', 'product.options_updated', 'product.created']);
-      for (const change of history.slice(0, 3)) expect(change).toMatchObject({ source: 'cli', actor: { kind: 'operator' } });
+      expect(history.map((c: { type: string }) => c.type)).toEqual(['product.variants_updated', 'product.options_updated', 'product.variants_updated', 'product.created']);
+      for (const change of history) expect(change).toMatchObject({ source: 'cli', actor: { kind: 'operator' } });
     } finally {
       await server.close();
       await shared.drop();

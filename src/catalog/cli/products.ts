@@ -62,8 +62,9 @@ const productTypeId = async (ctx: RequestContext, storeId: string, ref: string |
 
 const PRODUCT_REF = 'the product id';
 
+const OPTIONS_FORMAT = 'in order: Name:value,value,… items separated by ";", e.g. "Size:S,M,L;Color:Red,Blue"';
 const OPTIONS_HELP =
-  'the whole list of options, in order: Name:value,value,… items separated by ";", e.g. "Size:S,M,L;Color:Red,Blue"; ' +
+  `the whole list of options, ${OPTIONS_FORMAT}; ` +
   'or a JSON array of {"name","values","renamed_from","renamed_values"} to rename an option or its values (variants follow); "" or [] removes every option';
 
 /** `Size:S,M,L;Color:Red,Blue` or a JSON array → the options as PUT …/options takes them (the service checks them); "" is none. */
@@ -126,6 +127,7 @@ interface ProductCreateFlags {
   unpublishAt?: string;
   productType?: string;
   attributes?: Record<string, unknown>;
+  options?: unknown[];
   mode?: string;
 }
 
@@ -149,15 +151,16 @@ export const productCommands: CliCommand[] = [
       optionalFlag('--unpublish-at <time>', 'RFC 3339 time with offset, after --publish-at: the product is unpublished then'),
       productTypeFlag(''),
       attributesFlag(),
+      new Option('--options <options>', `the options that define its variants, ${OPTIONS_FORMAT}, or a JSON array of {"name","values"}; the product starts without variants (products generate-variants makes them)`).argParser(parseOptionsFlag),
       modeFlag(),
     ],
     examples: [
       `npm run cli -- products create --store "Ana's" --name "Trail shoe" --price 89.90 --category-slugs shoes --inventory-quantity 12`,
-      `npm run cli -- products create --store "Ana's" --name "Linen tee" --price 29 --category-slugs shirts --product-type T-shirt --attributes '{"material":"linen"}'`,
+      `npm run cli -- products create --store "Ana's" --name "Linen tee" --price 29 --category-slugs shirts --product-type T-shirt --attributes '{"material":"linen"}' --options "Size:S,M,L"`,
     ],
-    run: async ({ store, mode, productType, ...input }, ctx) => {
+    run: async ({ store, mode, productType, options, ...input }, ctx) => {
       const storeId = (await findStore(ctx, store)).id;
-      const data = { ...input, productTypeId: await productTypeId(ctx, storeId, productType) };
+      const data = { ...input, productTypeId: await productTypeId(ctx, storeId, productType), options: options && jsonItems(options, 'options', OPTION_KEYS, ['renamed_values']) };
       const product = await createProduct(inMode(ctx, mode), storeId, data as Parameters<typeof createProduct>[2], { include: PRODUCT_VIEW_INCLUDE });
       return productView(product as ProductViewRow, ctx.baseUrl);
     },
