@@ -302,6 +302,29 @@ describe('GraphQL', () => {
     ]);
   });
 
+  it('answers the same facets on the connection, over its whole filter whatever the page; none asked, none answered', async () => {
+    const query = `query($storeId: ID!, $filter: ProductFilter, $first: Int, $after: String, $facets: [String!]) {
+      products(storeId: $storeId, filter: $filter, facets: $facets) { facets { code values { value count selected } min max } }
+      productsConnection(storeId: $storeId, filter: $filter, first: $first, after: $after, facets: $facets) {
+        edges { node { id } }
+        pageInfo { hasNextPage endCursor }
+        facets { code values { value count selected } min max }
+      }
+    }`;
+    const vars = { storeId: s.storeId, filter: { attributes: [{ code: 'material', values: ['cotton', 'linen'] }, { code: 'capacity', gte: '1' }] }, facets: ['material', 'capacity'] };
+    const first = gqlData(await t.graphql(query, { ...vars, first: 1 }, { token: s.ownerToken }));
+    expect(first.productsConnection.edges).toHaveLength(1);
+    expect(first.productsConnection.pageInfo.hasNextPage).toBe(true);
+    expect(first.productsConnection.facets).toEqual(first.products.facets);
+    expect(first.productsConnection.facets.map((f: { code: string }) => f.code)).toEqual(['material', 'capacity']);
+    const second = gqlData(await t.graphql(query, { ...vars, first: 1, after: first.productsConnection.pageInfo.endCursor }, { token: s.ownerToken }));
+    expect(second.productsConnection.facets).toEqual(first.products.facets);
+    const none = gqlData(await t.graphql(query, { storeId: s.storeId, first: 1 }, { token: s.ownerToken }));
+    expect(none.productsConnection.facets).toBeNull();
+    const unknown = await t.graphql(query, { storeId: s.storeId, facets: ['nope'] }, { token: s.ownerToken });
+    expect(unknown.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', errors: [{ field: 'facets', code: 'invalid_parameter', message: 'no attribute "nope"' }] });
+  });
+
   it('names a bad filter as REST does', async () => {
     const res = await t.graphql(
       `query($storeId: ID!) { products(storeId: $storeId, filter: { attributes: [{ code: "capacity", gte: "lots" }] }) { items { id } } }`,

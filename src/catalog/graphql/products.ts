@@ -178,25 +178,31 @@ builder.queryFields((t) => ({
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
-  productsConnection: t.connection({
-    type: Product,
-    description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
-    args: {
-      storeId: t.arg.id({ required: true }),
-      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
-      filter: t.arg({ type: ProductFilter }),
-      sort: t.arg({ type: ProductSort }),
+  productsConnection: t.connection(
+    {
+      type: Product,
+      description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
+      args: {
+        storeId: t.arg.id({ required: true }),
+        mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+        filter: t.arg({ type: ProductFilter }),
+        sort: t.arg({ type: ProductSort }),
+        facets: t.arg.stringList({ description: FACETS_ARG_DESCRIPTION }),
+      },
+      authScopes: (_root, args) => capability('readCatalog', args.storeId),
+      resolve: async (_root, args, ctx, info) => {
+        const paging = { first: args.first, after: args.after, last: args.last, before: args.before };
+        const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), paging, args.sort ?? undefined, { facets: args.facets ?? undefined });
+        const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
+        return {
+          edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
+          pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
+          facets: r.facets,
+        };
+      },
     },
-    authScopes: (_root, args) => capability('readCatalog', args.storeId),
-    resolve: async (_root, args, ctx, info) => {
-      const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
-      const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
-      return {
-        edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
-        pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
-      };
-    },
-  }),
+    { fields: (t) => ({ facets: facetsField(t) }) },
+  ),
   product: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
