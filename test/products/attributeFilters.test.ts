@@ -261,6 +261,19 @@ describe('the public list', () => {
     expect(counted).toEqual(rows);
   });
 
+  it('filters by product type, as Shopify\'s storefront filters by productType: active products only, with the facets counted within', async () => {
+    const outerwear = await assignProductType(s.storeId, 'Outerwear', [P.b, P.d]);
+    const bags = await db().productType.findFirstOrThrow({ where: { storeId: s.storeId, name: 'Bags' } });
+    const res = await pub(`product_type=${outerwear.id},${bags.id}&facets=material`);
+    expect(res.status).toBe(200);
+    // The draft d (wool) is of the type too, and does not exist for storefronts.
+    expect(res.body.data.map((p: any) => keyOf(p.id)).sort()).toEqual(['b', 'c']);
+    expect(facet(res, 'material').values.map((v: any) => [v.value, v.count])).toEqual([['cotton', 1], ['linen', 1]]);
+    const bad = expectProblem(await pub('product_type=nope'), 422, 'validation_failed');
+    expect(bad.errors).toEqual([{ field: 'product_type', code: 'invalid_parameter', message: 'must be product type ids' }]);
+    expect((await pub(`product_type=${outerwear.id}`)).body.data.map((p: any) => keyOf(p.id))).toEqual(['b']);
+  });
+
   it('knows no private attribute', async () => {
     const body = expectProblem(await pub('attributes[organic]=true&facets=organic'), 422, 'validation_failed');
     expect(body.errors).toEqual([
