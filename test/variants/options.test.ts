@@ -193,17 +193,8 @@ describe('options on create', () => {
         options: [{ name: 'Size', values: ['S', 'M', 's'] }, { name: 'size', values: ['X'] }, { name: 'Color', values: ['Red'], renamed_from: 'Colour', renamed_values: { Rot: 'Red' } }],
       },
     });
-    const problem = expectProblem(bad, 422, 'validation_failed');
-    expect(problem.errors!.map((e) => [e.field, e.code])).toEqual(
-      expect.arrayContaining([
-        ['name', 'too_small'],
-        ['options.0.values.2', 'duplicate_value'],
-        ['options.1.name', 'duplicate_option'],
-        ['options.2.renamed_from', 'unknown_option'],
-        ['options.2.renamed_values', 'unknown_option_value'],
-      ]),
-    );
-    expect(problem.errors).toHaveLength(5);
+    const fields = expectProblem(bad, 422, 'validation_failed').errors!.map((e) => `${e.field} ${e.code}`);
+    expect(fields.sort()).toEqual(['name too_small', 'options.0.values.2 duplicate_value', 'options.1.name duplicate_option', 'options.2.renamed_from unknown_option', 'options.2.renamed_values unknown_option_value']);
     const shape = expectProblem(
       await t.request('POST', productsPath(a.storeId), { token: a.ownerToken, body: { name: 'Tee', price: -1, category_slugs: [a.categories[0]], options: [{ name: 'Size', values: [] }, { name: ' Fit', values: ['x'] }] } }),
       422,
