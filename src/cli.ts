@@ -36,7 +36,11 @@ function describeAppError(e: AppError, command: CliCommand | undefined): string 
   return `${e.code}: ${message}`.replace(/\s*\n\s*/g, ' ');
 }
 
-/** A field path named by the command's flag for its first part (`inventoryQuantity` → `--inventory-quantity`), the rest in snake_case. */
+/**
+ * A field path named by the command's flag for its first part (`inventoryQuantity` → `--inventory-quantity`), the
+ * rest in snake_case as a JSON flag's keys are given (`--variants.0.compare_at_price`; attribute codes are
+ * snake_case already).
+ */
 function flagNaming(command: CliCommand | undefined): (field: string) => string {
   const flags = new Map([
     ...(command?.options ?? []).filter((o) => o.long).map((o): [string, string] => [o.attributeName(), o.long!]),
@@ -45,7 +49,7 @@ function flagNaming(command: CliCommand | undefined): (field: string) => string 
   return (field) => {
     const [head, ...rest] = field.split('.');
     const flag = flags.get(head);
-    return flag ? [flag, ...rest].join('.') : field.split('.').map(camelToSnake).join('.');
+    return [flag ?? camelToSnake(head), ...rest.map(camelToSnake)].join('.');
   };
 }
 

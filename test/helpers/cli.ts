@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/platform/config';
 import { closeDatabase, openDatabase } from '../../src/platform/db/client';
 import { killedWithTestFile } from './serverProcess';
+import { adminQuery, newTempDir, templateStatePath, testDatabaseUrl, withDatabase } from './templates';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -20,12 +22,12 @@ export interface CliOutcome {
 
 /**
  * Runs `src/cli.ts` as a real process on its own embedded database in `dataDir`
- * (whatever the test run's DATABASE_URL): `exec` resolves with stdout/stderr or
+ * (whatever the test run's DATABASE_URL), or on the PostgreSQL database `databaseUrl` names: `exec` resolves with stdout/stderr or
  * rejects with the exit code, `json` parses the printed result, `outcome`
  * resolves with the exit code and both streams whatever the code.
  */
-export function cliOn(dataDir: string) {
-  const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, NODE_OPTIONS: '' };
+export function cliOn(dataDir: string, databaseUrl = '') {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_OPTIONS: '' };
   const exec = (...args: string[]) => {
     const running = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env });
     killedWithTestFile(running.child);
@@ -69,5 +71,26 @@ export async function serveDataDir(dataDir: string, env: Record<string, string> 
       await app.close();
       await closeDatabase();
     },
+  };
+}
+
+/**
+ * A database of the kind under test that CLI processes and the test share: under DATABASE_URL a fresh PostgreSQL
+ * database copied from the migrated template, else the embedded one of a new data directory. `serve` serves the
+ * real handler over it and makes it the test's own database (fixtures are written through it); CLI processes run
+ * beside it go through it. `drop` removes the PostgreSQL database once the server is closed.
+ */
+export async function sharedCliDatabase(prefix: string) {
+  const dataDir = newTempDir(prefix);
+  const url = testDatabaseUrl();
+  if (!url) return { cli: cliOn(dataDir), serve: () => serveDataDir(dataDir), drop: async () => {} };
+  const { template } = JSON.parse(readFileSync(templateStatePath(), 'utf8')) as { template: string };
+  const name = `catalog_cli_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await adminQuery(url, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const databaseUrl = withDatabase(url, name);
+  return {
+    cli: cliOn(dataDir, databaseUrl),
+    serve: () => serveDataDir(dataDir, { DATABASE_URL: databaseUrl }),
+    drop: () => adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

@@ -261,6 +261,19 @@ describe('the public list', () => {
     expect(counted).toEqual(rows);
   });
 
+  it('filters by product type, as Shopify\'s storefront filters by productType: active products only, with the facets counted within', async () => {
+    const outerwear = await assignProductType(s.storeId, 'Outerwear', [P.b, P.d]);
+    const bags = await db().productType.findFirstOrThrow({ where: { storeId: s.storeId, name: 'Bags' } });
+    const res = await pub(`product_type=${outerwear.id},${bags.id}&facets=material`);
+    expect(res.status).toBe(200);
+    // The draft d (wool) is of the type too, and does not exist for storefronts.
+    expect(res.body.data.map((p: any) => keyOf(p.id)).sort()).toEqual(['b', 'c']);
+    expect(facet(res, 'material').values.map((v: any) => [v.value, v.count])).toEqual([['cotton', 1], ['linen', 1]]);
+    const bad = expectProblem(await pub('product_type=nope'), 422, 'validation_failed');
+    expect(bad.errors).toEqual([{ field: 'product_type', code: 'invalid_parameter', message: 'must be product type ids' }]);
+    expect((await pub(`product_type=${outerwear.id}`)).body.data.map((p: any) => keyOf(p.id))).toEqual(['b']);
+  });
+
   it('knows no private attribute', async () => {
     const body = expectProblem(await pub('attributes[organic]=true&facets=organic'), 422, 'validation_failed');
     expect(body.errors).toEqual([
@@ -300,6 +313,29 @@ describe('GraphQL', () => {
       },
       { code: 'capacity', values: null, min: '0.5', max: '2' },
     ]);
+  });
+
+  it('answers the same facets on the connection, over its whole filter whatever the page; none asked, none answered', async () => {
+    const query = `query($storeId: ID!, $filter: ProductFilter, $first: Int, $after: String, $facets: [String!]) {
+      products(storeId: $storeId, filter: $filter, facets: $facets) { facets { code values { value count selected } min max } }
+      productsConnection(storeId: $storeId, filter: $filter, first: $first, after: $after, facets: $facets) {
+        edges { node { id } }
+        pageInfo { hasNextPage endCursor }
+        facets { code values { value count selected } min max }
+      }
+    }`;
+    const vars = { storeId: s.storeId, filter: { attributes: [{ code: 'material', values: ['cotton', 'linen'] }, { code: 'capacity', gte: '1' }] }, facets: ['material', 'capacity'] };
+    const first = gqlData(await t.graphql(query, { ...vars, first: 1 }, { token: s.ownerToken }));
+    expect(first.productsConnection.edges).toHaveLength(1);
+    expect(first.productsConnection.pageInfo.hasNextPage).toBe(true);
+    expect(first.productsConnection.facets).toEqual(first.products.facets);
+    expect(first.productsConnection.facets.map((f: { code: string }) => f.code)).toEqual(['material', 'capacity']);
+    const second = gqlData(await t.graphql(query, { ...vars, first: 1, after: first.productsConnection.pageInfo.endCursor }, { token: s.ownerToken }));
+    expect(second.productsConnection.facets).toEqual(first.products.facets);
+    const none = gqlData(await t.graphql(query, { storeId: s.storeId, first: 1 }, { token: s.ownerToken }));
+    expect(none.productsConnection.facets).toBeNull();
+    const unknown = await t.graphql(query, { storeId: s.storeId, facets: ['nope'] }, { token: s.ownerToken });
+    expect(unknown.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', errors: [{ field: 'facets', code: 'invalid_parameter', message: 'no attribute "nope"' }] });
   });
 
   it('names a bad filter as REST does', async () => {

@@ -4,7 +4,7 @@ import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { filePart, makeImage, restUpload } from '../images/images';
 import { createKey, createOAuthAccessToken } from '../public/helpers';
-import { createProduct, expectGqlError, expectProblem, gqlData, productPath } from '../products/helpers';
+import { createProduct, expectGqlError, expectProblem, gqlData, productPath, productsPath } from '../products/helpers';
 
 let t: TestServer;
 let a: StoreFixture;
@@ -168,6 +168,59 @@ describe('PUT …/products/{productID}/options', () => {
     expectProblem(await putOptions(p.id, TEE, '', { 'if-match': `"v${p.version + 5}"` }), 412, 'precondition_failed');
     expect((await putOptions(p.id, TEE, '', { 'if-match': `"v${p.version}"` })).status).toBe(200);
     expectProblem(await call('PUT', p.id, '/options', { options: TEE }, { token: a.viewerToken }), 403, 'forbidden');
+  });
+});
+
+describe('options on create', () => {
+  it('POST …/products and GraphQL createProduct take the options, checked as PUT …/options checks them; generate then makes the variants', async () => {
+    const created = await createProduct(t, a, { options: TEE });
+    expect(created).toMatchObject({ options: TEE, variants_count: 0, version: 1 });
+    expect((await getProduct(created.id)).options).toEqual(TEE);
+    const events = await history(created.id);
+    expect(events.map((e) => e.type)).toEqual(['product.created']);
+    expect(events[0].data.options).toEqual(TEE);
+    const generated = await generate(created.id);
+    expect(generated.status).toBe(201);
+    expect(generated.body.data.map((v: { options: Record<string, string> }) => v.options)).toEqual([
+      { Size: 'S', Color: 'Red' }, { Size: 'S', Color: 'Blue' }, { Size: 'M', Color: 'Red' }, { Size: 'M', Color: 'Blue' }, { Size: 'L', Color: 'Red' }, { Size: 'L', Color: 'Blue' },
+    ]);
+
+    // Every problem at once, the options' with the other fields', named as sent; a rename names no option of a new product.
+    const bad = await t.request('POST', productsPath(a.storeId), {
+      token: a.ownerToken,
+      body: {
+        name: '', price: 10, category_slugs: [a.categories[0]],
+        options: [{ name: 'Size', values: ['S', 'M', 's'] }, { name: 'size', values: ['X'] }, { name: 'Color', values: ['Red'], renamed_from: 'Colour', renamed_values: { Rot: 'Red' } }],
+      },
+    });
+    const fields = expectProblem(bad, 422, 'validation_failed').errors!.map((e) => `${e.field} ${e.code}`);
+    expect(fields.sort()).toEqual(['name too_small', 'options.0.values.2 duplicate_value', 'options.1.name duplicate_option', 'options.2.renamed_from unknown_option', 'options.2.renamed_values unknown_option_value']);
+    const shape = expectProblem(
+      await t.request('POST', productsPath(a.storeId), { token: a.ownerToken, body: { name: 'Tee', price: -1, category_slugs: [a.categories[0]], options: [{ name: 'Size', values: [] }, { name: ' Fit', values: ['x'] }] } }),
+      422,
+      'validation_failed',
+    );
+    expect(shape.errors!.map((e) => [e.field, e.code]).sort()).toEqual([['options.0.values', 'too_small'], ['options.1.name', 'invalid_value'], ['price', 'invalid_value']]);
+    const six = Array.from({ length: 6 }, (_, i) => ({ name: `O${i}`, values: ['x'] }));
+    const tooMany = expectProblem(await t.request('POST', productsPath(a.storeId), { token: a.ownerToken, body: { name: 'Tee', price: 10, category_slugs: [a.categories[0]], options: six } }), 422, 'validation_failed');
+    expect(tooMany.errors).toEqual([{ field: 'options', code: 'too_big', message: expect.stringContaining('options_per_product') }]);
+
+    const gql = await t.graphql(
+      `mutation($s: ID!, $input: ProductCreateInput!) { createProduct(storeId: $s, input: $input) { id options { name values } variantsCount } }`,
+      { s: a.storeId, input: { name: 'Cap', price: '12', categorySlugs: [a.categories[0]], options: [{ name: 'Size', values: ['One size'] }] } },
+      { token: a.ownerToken },
+    );
+    expect(gqlData(gql).createProduct).toMatchObject({ options: [{ name: 'Size', values: ['One size'] }], variantsCount: 0 });
+    const gqlBad = await t.graphql(
+      `mutation($s: ID!, $input: ProductCreateInput!) { createProduct(storeId: $s, input: $input) { id } }`,
+      { s: a.storeId, input: { name: 'Cap', price: '12', categorySlugs: [a.categories[0]], options: [{ name: 'Size', values: ['S', 's'] }, { name: 'size', values: ['X'] }] } },
+      { token: a.ownerToken },
+    );
+    const error = expectGqlError(gqlBad, 'validation_failed');
+    expect(error.extensions.errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([
+      ['options.0.values.1', 'duplicate_value'],
+      ['options.1.name', 'duplicate_option'],
+    ]);
   });
 });
 

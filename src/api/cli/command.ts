@@ -4,6 +4,7 @@
  * here, before any command runs, so `--help` and a mistyped flag never reach
  * the database.
  */
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { RequestContext } from '../../platform/context';
 
@@ -62,7 +63,7 @@ export const GROUPS: Record<string, string> = {
   changes: "A store's change history",
   webhook: "A store's webhook endpoints and their delivery log",
   'test-catalog': "A store's test catalog: copy live products into it, generate fake products in it, delete it",
-  products: "A store's products: create one, set a product's type and attribute values, or import and export them in bulk (CSV or JSON Lines)",
+  products: "A store's products: create one, set a product's type and attribute values, its options and its variants (generate them, update many at once), or import and export them in bulk (CSV or JSON Lines)",
   uploads: 'Stored image files',
 };
 
@@ -109,6 +110,30 @@ export const jsonObjectFlag = (flags: string, description: string) =>
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('must be a JSON object, e.g. {"material":"cotton"}.');
     return parsed as Record<string, unknown>;
+  });
+
+/**
+ * A JSON array (`[{"name":"Size","values":["S","M"]}]`); the service checks what it holds. `@path` reads the array
+ * from a file, for lists longer than a command line takes.
+ */
+export const jsonArrayFlag = (flags: string, description: string, example: string) =>
+  new Option(flags, description).argParser((value: string) => {
+    let text = value;
+    if (value.startsWith('@')) {
+      try {
+        text = readFileSync(value.slice(1), 'utf8');
+      } catch {
+        throw new InvalidArgumentError(`cannot read ${value.slice(1)}.`);
+      }
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed)) throw new InvalidArgumentError(`must be a JSON array, e.g. ${example}.`);
+    return parsed;
   });
 
 export const wholeNumberFlag = (flags: string, description: string, min: number, max: number) =>

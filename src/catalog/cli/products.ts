@@ -1,18 +1,23 @@
-/** CLI commands for products: create one, bulk import and export. */
+/** CLI commands for products: create one, set its attributes, options and variants, bulk import and export. */
 
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { SingleBar } from 'cli-progress';
 import type { RequestContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
+import { AppError, type FieldError, validationError } from '../../platform/errors';
 import { findStore } from '../../access/services/stores';
 import { exportProducts } from '../transfer/exporter';
 import { createProduct, PRODUCT_STATUSES, updateProduct } from '../services/products';
 import { findProductType } from '../services/productTypes';
-import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow } from '../services/views';
+import { setProductOptions } from '../services/options';
+import { generateVariants, updateVariants, VariantPatchInput } from '../services/variants';
+import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow, variantView } from '../services/views';
 import { type RowError, TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
 import { ERROR_POLICIES, type ErrorPolicy, ImportFileError, importProducts } from '../transfer/importer';
-import { type CliCommand, choiceFlag, defineCommand, jsonObjectFlag, listFlag, optionalFlag, OUTPUT_WRITTEN, requiredFlag, Unaccomplished, UsageError } from '../../api/cli/command';
+import { camelizeKeys } from '../../api/rest/body';
+import { InvalidArgumentError, Option } from 'commander';
+import { camelToSnake, snakeToCamel } from '../../platform/naming';
+import { type CliCommand, choiceFlag, defineCommand, jsonArrayFlag, jsonObjectFlag, listFlag, optionalFlag, OUTPUT_WRITTEN, required, requiredFlag, Unaccomplished, UsageError } from '../../api/cli/command';
 import { STORE_REF } from '../../access/cli/stores';
 
 /** Errors the summary prints; --error-report writes them all. */
@@ -55,6 +60,59 @@ const PRODUCT_TYPE_FIELD = { productTypeId: '--product-type' };
 const productTypeId = async (ctx: RequestContext, storeId: string, ref: string | undefined) =>
   ref === undefined ? undefined : ref === '' ? null : (await findProductType(ctx, storeId, ref)).id;
 
+const PRODUCT_REF = 'the product id';
+
+const OPTIONS_FORMAT = 'in order: Name:value,value,… items separated by ";", e.g. "Size:S,M,L;Color:Red,Blue"';
+const OPTIONS_HELP =
+  `the whole list of options, ${OPTIONS_FORMAT}; ` +
+  'or a JSON array of {"name","values","renamed_from","renamed_values"} to rename an option or its values (variants follow); "" or [] removes every option';
+
+/** `Size:S,M,L;Color:Red,Blue` or a JSON array → the options as PUT …/options takes them (the service checks them); "" is none. */
+function parseOptionsFlag(text: string): unknown[] {
+  if (text.trim().startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed)) throw new InvalidArgumentError('must be Name:value,value items separated by ";" or a JSON array of {"name", "values"}.');
+    return parsed;
+  }
+  return text
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const at = item.indexOf(':');
+      if (at < 1) throw new InvalidArgumentError(`"${item}" needs the option's name, then its values (Name:value,value).`);
+      return { name: item.slice(0, at).trim(), values: item.slice(at + 1).split(',').map((v) => v.trim()).filter(Boolean) };
+    });
+}
+
+const OPTION_KEYS = ['name', 'values', 'renamedFrom', 'renamedValues'];
+const VARIANT_PATCH_KEYS = Object.keys(VariantPatchInput.shape);
+/** What a variant read shows that a bulk update ignores (as PATCH …/variants does): the output of update-variants can be sent back. */
+const VARIANT_READ_ONLY = ['created_at', 'updated_at', 'product_id'];
+
+/**
+ * The objects of a JSON list flag in the services' camelCase, keys under `opaque` (option names, attribute codes)
+ * as given; a key the service does not know is an error named as given (`--variants.0.inventory_qty`), all at once.
+ */
+function jsonItems(list: unknown[], field: string, known: string[], opaque: string[], ignored: string[] = []): unknown[] {
+  const errors: FieldError[] = [];
+  const items = list.map((item, i) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+    const kept = Object.fromEntries(Object.entries(item).filter(([k]) => !ignored.includes(k)));
+    for (const k of Object.keys(kept)) {
+      if (!known.includes(snakeToCamel(k))) errors.push({ field: `${field}.${i}.${k}`, code: 'unknown_field', message: `is not a known field (known: ${known.map(camelToSnake).join(', ')})` });
+    }
+    return camelizeKeys(kept, new Set(opaque));
+  });
+  if (errors.length) throw validationError(errors);
+  return items;
+}
+
 interface ProductCreateFlags {
   store: string;
   name?: string;
@@ -69,6 +127,7 @@ interface ProductCreateFlags {
   unpublishAt?: string;
   productType?: string;
   attributes?: Record<string, unknown>;
+  options?: unknown[];
   mode?: string;
 }
 
@@ -92,15 +151,16 @@ export const productCommands: CliCommand[] = [
       optionalFlag('--unpublish-at <time>', 'RFC 3339 time with offset, after --publish-at: the product is unpublished then'),
       productTypeFlag(''),
       attributesFlag(),
+      new Option('--options <options>', `the options that define its variants, ${OPTIONS_FORMAT}, or a JSON array of {"name","values"}; the product starts without variants (products generate-variants makes them)`).argParser(parseOptionsFlag),
       modeFlag(),
     ],
     examples: [
       `npm run cli -- products create --store "Ana's" --name "Trail shoe" --price 89.90 --category-slugs shoes --inventory-quantity 12`,
-      `npm run cli -- products create --store "Ana's" --name "Linen tee" --price 29 --category-slugs shirts --product-type T-shirt --attributes '{"material":"linen"}'`,
+      `npm run cli -- products create --store "Ana's" --name "Linen tee" --price 29 --category-slugs shirts --product-type T-shirt --attributes '{"material":"linen"}' --options "Size:S,M,L"`,
     ],
-    run: async ({ store, mode, productType, ...input }, ctx) => {
+    run: async ({ store, mode, productType, options, ...input }, ctx) => {
       const storeId = (await findStore(ctx, store)).id;
-      const data = { ...input, productTypeId: await productTypeId(ctx, storeId, productType) };
+      const data = { ...input, productTypeId: await productTypeId(ctx, storeId, productType), options: options && jsonItems(options, 'options', OPTION_KEYS, ['renamed_values']) };
       const product = await createProduct(inMode(ctx, mode), storeId, data as Parameters<typeof createProduct>[2], { include: PRODUCT_VIEW_INCLUDE });
       return productView(product as ProductViewRow, ctx.baseUrl);
     },
@@ -127,6 +187,78 @@ export const productCommands: CliCommand[] = [
       const input = { productTypeId: await productTypeId(ctx, storeId, f.productType), attributes: f.attributes };
       const product = await updateProduct(inMode(ctx, f.mode), storeId, f.product, input, {}, { include: PRODUCT_VIEW_INCLUDE });
       return productView(product as ProductViewRow, ctx.baseUrl);
+    },
+  }),
+  defineCommand<{ store: string; product: string; options: unknown[]; deleteVariants?: boolean; mode?: string }>({
+    name: 'products set-options',
+    description:
+      "Set a product's options (Size, Color…), the whole list in order, as PUT …/products/{productID}/options does: renames are carried to its variants, " +
+      'an added option gives every variant its first value. A variant left without a value or sharing a combination is error options_in_use naming it (nothing is written) ' +
+      'unless --delete-variants. Every problem of the options is reported at once (--options.1.values.2: …).',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      requiredFlag('--product <id>', PRODUCT_REF),
+      required(new Option('--options <options>', OPTIONS_HELP).argParser(parseOptionsFlag)),
+      optionalFlag('--delete-variants', 'delete, in the same write, the variants the change leaves without a value or with the combination of an earlier variant'),
+      modeFlag(),
+    ],
+    examples: [
+      `npm run cli -- products set-options --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --options "Size:S,M,L;Color:Red,Blue"`,
+      `npm run cli -- products set-options --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --options '[{"name":"Colour","renamed_from":"Color","values":["Crimson","Blue"],"renamed_values":{"Red":"Crimson"}}]'`,
+    ],
+    run: async (f, ctx) => {
+      const storeId = (await findStore(ctx, f.store)).id;
+      const options = jsonItems(f.options, 'options', OPTION_KEYS, ['renamed_values']);
+      const product = await setProductOptions(inMode(ctx, f.mode), storeId, f.product, options, { deleteVariants: !!f.deleteVariants }, { include: PRODUCT_VIEW_INCLUDE });
+      return productView(product as ProductViewRow, ctx.baseUrl);
+    },
+  }),
+  defineCommand<{ store: string; product: string; price?: string; inventoryQuantity?: number | string; skuPattern?: string; attributes?: Record<string, unknown>; mode?: string }>({
+    name: 'products generate-variants',
+    description:
+      "Create every combination of a product's options that no variant has yet, in one write, as POST …/products/{productID}/variants/generate does. " +
+      'Prints how many were created and the new variants (created 0 and none when every combination has one). Every problem is reported at once, each naming its flag.',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      requiredFlag('--product <id>', PRODUCT_REF),
+      optionalFlag('--price <price>', "each new variant's price, a number >= 0 with at most 2 decimals (default: the product's price)"),
+      optionalFlag('--inventory-quantity <n>', "each new variant's inventory, a whole number >= 0 (default 0)").argParser(numberOrText),
+      optionalFlag('--sku-pattern <pattern>', "each new variant's SKU: {product}, {position} and {<option name>} are replaced (default {product}-{<option 1>}-{<option 2>}…)"),
+      jsonObjectFlag('--attributes <json>', 'variant attribute values as a JSON object {code: value} that every new variant gets, checked against the product type, e.g. {"shade":"blue"}'),
+      modeFlag(),
+    ],
+    examples: [`npm run cli -- products generate-variants --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --price 24.90 --inventory-quantity 10 --sku-pattern "TEE-{Size}-{Color}"`],
+    run: async ({ store, product, mode, ...input }, ctx) => {
+      const storeId = (await findStore(ctx, store)).id;
+      const variants = await generateVariants(inMode(ctx, mode), storeId, product, input as Parameters<typeof generateVariants>[3]);
+      return { product_id: product, created: variants.length, variants: variants.map(variantView) };
+    },
+  }),
+  defineCommand<{ store: string; product: string; variants: unknown[]; mode?: string }>({
+    name: 'products update-variants',
+    description:
+      'Update many variants of a product by id in one write, as PATCH …/products/{productID}/variants does: fields left out are kept, null clears price, compare_at_price, cost, barcode, weight and image_id. ' +
+      'Prints the named variants as they are now, in the order named. Every error of every item is reported at once (--variants.2.barcode: …); nothing is written then.',
+    options: [
+      requiredFlag('--store <store>', STORE_REF),
+      requiredFlag('--product <id>', PRODUCT_REF),
+      required(
+        jsonArrayFlag(
+          '--variants <json>',
+          'a JSON array of {"id", …fields} in the REST API\'s names (sku, title, options, price, compare_at_price, cost, inventory_quantity, position, barcode, weight, image_id, attributes); @path reads it from a file',
+          '[{"id":"…","inventory_quantity":12}]',
+        ),
+      ),
+      modeFlag(),
+    ],
+    examples: [
+      `npm run cli -- products update-variants --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --variants '[{"id":"0190a3b4-7c1d-7e8f-9a0b-1c2d3e4f5a6b","inventory_quantity":12,"compare_at_price":29.9}]'`,
+      `npm run cli -- products update-variants --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --variants @variants.json`,
+    ],
+    run: async (f, ctx) => {
+      const storeId = (await findStore(ctx, f.store)).id;
+      const variants = jsonItems(f.variants, 'variants', VARIANT_PATCH_KEYS, ['options', 'attributes'], VARIANT_READ_ONLY);
+      return (await updateVariants(inMode(ctx, f.mode), storeId, f.product, variants)).map(variantView);
     },
   }),
   defineCommand<{ file: string; store: string; format?: string; dryRun?: boolean; errorPolicy?: string; mode?: string; errorReport?: string }>({

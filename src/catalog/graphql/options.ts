@@ -27,7 +27,7 @@ builder.prismaObjectField('Product', 'options', (t) =>
 /** GraphQL null means "not sent". */
 const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
 
-const ProductOptionInput = builder.inputType('ProductOptionInput', {
+export const ProductOptionInput = builder.inputType('ProductOptionInput', {
   extensions: inputRules((v) => fieldErrorsOf(OptionRules, defined(v))),
   fields: (t) => ({
     name: t.string({ required: true, description: 'Unique per product without case; a change of case alone renames the option' }),

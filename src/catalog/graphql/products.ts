@@ -10,6 +10,7 @@ import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
+import { ProductOptionInput } from './options';
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -177,25 +178,31 @@ builder.queryFields((t) => ({
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
-  productsConnection: t.connection({
-    type: Product,
-    description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
-    args: {
-      storeId: t.arg.id({ required: true }),
-      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
-      filter: t.arg({ type: ProductFilter }),
-      sort: t.arg({ type: ProductSort }),
+  productsConnection: t.connection(
+    {
+      type: Product,
+      description: 'The same list as `products`, as a Relay connection with keyset cursors (flat cost at any depth).',
+      args: {
+        storeId: t.arg.id({ required: true }),
+        mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+        filter: t.arg({ type: ProductFilter }),
+        sort: t.arg({ type: ProductSort }),
+        facets: t.arg.stringList({ description: FACETS_ARG_DESCRIPTION }),
+      },
+      authScopes: (_root, args) => capability('readCatalog', args.storeId),
+      resolve: async (_root, args, ctx, info) => {
+        const paging = { first: args.first, after: args.after, last: args.last, before: args.before };
+        const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), paging, args.sort ?? undefined, { facets: args.facets ?? undefined });
+        const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
+        return {
+          edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
+          pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
+          facets: r.facets,
+        };
+      },
     },
-    authScopes: (_root, args) => capability('readCatalog', args.storeId),
-    resolve: async (_root, args, ctx, info) => {
-      const r = await listProductIdsAfter(inCatalogMode(ctx, args.mode), args.storeId, cleanFilter(args.filter), { first: args.first, after: args.after, last: args.last, before: args.before }, args.sort ?? undefined);
-      const rows = await productsByIds(ctx, r.ids, productQuery(ctx, info, ['edges', 'node']));
-      return {
-        edges: rows.map((node, i) => ({ node, cursor: r.cursors[i] })),
-        pageInfo: { hasNextPage: r.hasNextPage, hasPreviousPage: !!args.after, startCursor: r.cursors[0] ?? null, endCursor: r.cursors.at(-1) ?? null },
-      };
-    },
-  }),
+    { fields: (t) => ({ facets: facetsField(t) }) },
+  ),
   product: t.prismaField({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), id: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
@@ -261,6 +268,10 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     unpublishAt: t.string({ description: SCHEDULE_DOC.unpublishAt }),
     productTypeId: t.id({ description: 'The product type whose attributes the product has; null: none (its attribute values are dropped)' }),
     attributes: t.field({ type: 'JSON', description: 'Attribute values by code; merged into the stored ones, null clears one. Checked against the product type (docs/attributes.md)' }),
+    options: t.field({
+      type: [ProductOptionInput],
+      description: "The options that define the product's variants, in order, checked as setProductOptions checks them; the product starts without variants (generateProductVariants makes them)",
+    }),
   }),
 });
 
@@ -295,7 +306,13 @@ builder.mutationFields((t) => ({
     type: 'Product',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
-    resolve: (query, _root, args, ctx) => products.createProduct(inCatalogMode(ctx, args.mode), args.storeId, { ...defined(args.input), attributes: attributesArg(args.input.attributes) ?? undefined }, query),
+    resolve: (query, _root, args, ctx) =>
+      products.createProduct(
+        inCatalogMode(ctx, args.mode),
+        args.storeId,
+        { ...defined(args.input), attributes: attributesArg(args.input.attributes) ?? undefined, options: args.input.options?.map(defined) as products.ProductCreate['options'] },
+        query,
+      ),
   }),
   updateProduct: t.prismaField({
     type: 'Product',

@@ -111,6 +111,7 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
     category: t.string({ description: 'Category slug' }),
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
     attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match; public, filterable attributes only' }),
+    productTypes: t.idList({ description: 'Products of any of these product types (their ids, from the merchant)' }),
   }),
 });
 
@@ -153,7 +154,13 @@ builder.queryFields((t) => ({
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
       const f = args.filter;
-      const filter = { search: f?.search ?? undefined, category: f?.category ?? undefined, tags: f?.tags ?? undefined, attributes: cleanAttributeFilters(f?.attributes) };
+      const filter = {
+        search: f?.search ?? undefined,
+        category: f?.category ?? undefined,
+        tags: f?.tags ?? undefined,
+        attributes: cleanAttributeFilters(f?.attributes),
+        productTypes: f?.productTypes?.map(String) ?? undefined,
+      };
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
       const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined);
       return { ids: r.ids, meta: pageMeta(r), facets: r.facets };

@@ -8,7 +8,7 @@ import { SEO_LIMITS } from '../services/seo';
 import { SLUG_PATTERN } from '../services/slugs';
 import { MAX_VARIANTS_PER_PRODUCT, WEIGHT_UNITS } from '../services/variants';
 import { fromGraphQL, SEO, selectionOf, VARIANT } from '../services/views';
-import { decimalString } from './productOpenapi';
+import { decimalString, OptionInputSchema } from './productOpenapi';
 import { expectedVersion, PRODUCT_FRAGMENT, productResponse } from './products';
 import { camelizeKeys, requireObject, RestInputError } from '../../api/rest/body';
 import { boolParam } from '../../api/rest/params';
@@ -114,28 +114,6 @@ const VariantPatchSchema = {
 };
 
 const variantList = (description: string) => ({ description, content: json({ type: 'object', properties: { data: { type: 'array', items: VariantSchema } } }) });
-
-const OptionSchema = {
-  type: 'object',
-  required: ['name', 'values'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 64, description: 'Unique per product (compared without case)' },
-    values: { type: 'array', minItems: 1, maxItems: CATALOG_LIMITS.valuesPerOption, items: { type: 'string', minLength: 1, maxLength: 255 }, description: 'In order; unique (without case)' },
-  },
-};
-
-const OptionInputSchema = {
-  ...OptionSchema,
-  properties: {
-    ...OptionSchema.properties,
-    renamed_from: { type: 'string', description: "The option's current name, when this entry renames it: its variants are renamed in the same write" },
-    renamed_values: {
-      type: 'object',
-      additionalProperties: { type: 'string' },
-      description: 'Current value to new value ({"Red": "Crimson"}); each new value must be in `values`. Its variants are renamed in the same write',
-    },
-  },
-};
 
 const productErrors = {
   '400': problemResponse('Body is not JSON (bad_request, malformed_json)'),

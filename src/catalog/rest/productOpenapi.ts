@@ -21,6 +21,29 @@ const price = {
 /** Money as a request may send it, a decimal string ("19.99"): at most 10 digits and 2 decimals. */
 export const decimalString = { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' };
 
+const OptionSchema = {
+  type: 'object',
+  required: ['name', 'values'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 64, description: 'Unique per product (compared without case)' },
+    values: { type: 'array', minItems: 1, maxItems: CATALOG_LIMITS.valuesPerOption, items: { type: 'string', minLength: 1, maxLength: 255 }, description: 'In order; unique (without case)' },
+  },
+};
+
+/** An option as a request sends it (PUT …/options, the create's `options`). */
+export const OptionInputSchema = {
+  ...OptionSchema,
+  properties: {
+    ...OptionSchema.properties,
+    renamed_from: { type: 'string', description: "The option's current name, when this entry renames it: its variants are renamed in the same write" },
+    renamed_values: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Current value to new value ({"Red": "Crimson"}); each new value must be in `values`. Its variants are renamed in the same write',
+    },
+  },
+};
+
 const writableFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, description: 'Surrounding blanks are trimmed' },
   description: { type: 'string', maxLength: 20_000 },
@@ -209,6 +232,13 @@ const components: OpenApiFragment['components'] = {
         inventory_quantity: { ...writableFields.inventory_quantity, description: 'Default 0' },
         status: { ...writableFields.status, description: 'Default draft' },
         low_stock_threshold: { ...writableFields.low_stock_threshold, description: `${writableFields.low_stock_threshold.description}. Default 5` },
+        options: {
+          type: 'array',
+          maxItems: CATALOG_LIMITS.optionsPerProduct,
+          items: OptionInputSchema,
+          description:
+            "The options that define the product's variants, in order, checked as PUT /products/{productId}/options checks them (errors named options.N.name, options.N.values.M); the product starts without variants (POST …/variants/generate makes them). Default none",
+        },
       },
     },
     ProductUpdate: {

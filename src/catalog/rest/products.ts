@@ -128,8 +128,8 @@ export function expectedVersion(r: RestRequest, body: Record<string, unknown>): 
   return fromHeader ?? (fromBody as number | undefined);
 }
 
-/** Attribute values are keyed by attribute code, the client's own names: never renamed. */
-const OPAQUE = new Set(['attributes']);
+/** Attribute values are keyed by attribute code, renamed option values by the value: the client's own names, never renamed. */
+const OPAQUE = new Set(['attributes', 'renamed_values']);
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 

@@ -87,8 +87,12 @@ const modeSchema = {
 };
 const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
 
-/** Filters and sorts that only a credential reading the whole catalog has; public:read lists active products in the storefront's orders. */
-const WHOLE_CATALOG_PARAMETERS = ['is_active', 'low_stock', 'scheduled', 'product_type'];
+/**
+ * Filters and sorts that only a credential reading the whole catalog has; public:read lists active products in the
+ * storefront's orders. product_type is not among them: a storefront filters by product type as Shopify's does by
+ * productType (docs/filters-and-facets.md).
+ */
+const WHOLE_CATALOG_PARAMETERS = ['is_active', 'low_stock', 'scheduled'];
 const WHOLE_CATALOG_SORTS = PRODUCT_SORTS.filter((s) => !(PUBLIC_PRODUCT_SORTS as readonly string[]).includes(s));
 
 /**
@@ -254,13 +258,12 @@ export const publicRoutes: RestRoute[] = [
       }
     }${PUBLIC_PRODUCT_FRAGMENT}`,
     variables: ({ query }) => {
-      // Product types are the merchant's structure: a storefront filters by public attributes only.
-      const { attributes, facets } = attributeListParams(query);
+      const { attributes, productTypes, facets } = attributeListParams(query);
       return {
         page: intParam(query, 'page', PAGE_LIMITS.page),
         perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
         sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
-        filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags'), attributes },
+        filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags'), attributes, productTypes },
         facets,
       };
     },

@@ -13,56 +13,14 @@ import { CATALOG_LIMITS } from '../limits';
 import { PRODUCT_VIEW_INCLUDE, variantView } from './views';
 import { deleteVariants, insertVariants, VARIANT_WRITE_TIMEOUT_MS } from './variantRows';
 import { emitProductEvent, isUuid, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
+import { fold, type ProductOption, OptionsInput, planRenames, TOO_MANY_OPTIONS, TOO_MANY_VALUES, uniquenessErrors } from './optionRules';
 
-export interface ProductOption {
-  name: string;
-  values: string[];
-}
+const { optionsPerProduct, valuesPerOption } = CATALOG_LIMITS;
+
+export { OptionInput, OptionName, OptionsInput, OptionValue, type ProductOption, TOO_MANY_OPTIONS, TOO_MANY_VALUES } from './optionRules';
 
 /** A product's stored options (the jsonb column). */
 export const optionsOf = (json: Prisma.JsonValue | undefined): ProductOption[] => (Array.isArray(json) ? (json as unknown as ProductOption[]) : []);
-
-/** Option names and values are told apart without case: "Size" and "size" are one option. */
-const fold = (s: string) => s.toLowerCase();
-
-export const OptionName = z
-  .string()
-  .max(64)
-  .regex(/^\S(.*\S)?$/s, 'option names must not be empty or start/end with whitespace');
-export const OptionValue = z.string().trim().min(1, 'option values must not be empty').max(255);
-
-const { optionsPerProduct, valuesPerOption } = CATALOG_LIMITS;
-export const TOO_MANY_OPTIONS = `at most ${optionsPerProduct} options per product (limit options_per_product)`;
-export const TOO_MANY_VALUES = `at most ${valuesPerOption} values per option (limit values_per_option)`;
-
-export const OptionInput = z.object({
-  name: OptionName,
-  values: z.array(OptionValue).min(1, 'an option needs at least one value').max(valuesPerOption, TOO_MANY_VALUES),
-  /** The option's current name when this entry renames it. */
-  renamedFrom: OptionName.optional(),
-  /** Current value → new value, for values this entry renames. */
-  renamedValues: z.record(z.string(), OptionValue).optional(),
-});
-export const OptionsInput = z.array(OptionInput).max(optionsPerProduct, TOO_MANY_OPTIONS);
-type OptionsInputValue = z.output<typeof OptionsInput>;
-
-/** Names unique per product and values unique per option (both without case). */
-function uniquenessErrors(options: { name: string; values: string[] }[], field: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const names = new Map<string, number>();
-  options.forEach((o, i) => {
-    const seen = names.get(fold(o.name));
-    if (seen !== undefined) errors.push({ field: `${field}.${i}.name`, code: 'duplicate_option', message: `"${o.name}" is also the name of ${field}.${seen} (names are compared without case)` });
-    else names.set(fold(o.name), i);
-    const values = new Map<string, number>();
-    o.values.forEach((v, j) => {
-      const same = values.get(fold(v));
-      if (same !== undefined) errors.push({ field: `${field}.${i}.values.${j}`, code: 'duplicate_value', message: `"${v}" is also ${field}.${i}.values.${same} (values are compared without case)` });
-      else values.set(fold(v), j);
-    });
-  });
-  return errors;
-}
 
 /** Options as a whole-set write gives them (a file's `options`): checked as PUT …/options checks them, without renames. */
 export function parseOptions(input: unknown): ProductOption[] {
@@ -153,41 +111,6 @@ export const optionsInUse = (variants: AffectedVariant[]) =>
 
 type VariantRow = Prisma.VariantGetPayload<object>;
 const ORDER: Prisma.VariantOrderByWithRelationInput[] = [{ position: 'asc' }, { sku: 'asc' }];
-
-/**
- * Where each current option and value goes: an entry with `renamedFrom` takes over the option of that name, any
- * other the option of its own name (without case, so a change of case renames); a value goes to its entry in
- * `renamedValues`, else to the same value (without case) in the new list, else it is removed.
- */
-function planRenames(current: ProductOption[], wanted: OptionsInputValue) {
-  const errors: FieldError[] = [];
-  const taken = new Map<string, number>();
-  const sources = wanted.map((w, i) => {
-    const from = w.renamedFrom ?? w.name;
-    const source = current.find((o) => fold(o.name) === fold(from));
-    if (w.renamedFrom !== undefined && !source) {
-      errors.push({ field: `options.${i}.renamedFrom`, code: 'unknown_option', message: `the product has no option "${w.renamedFrom}" (${current.map((o) => o.name).join(', ') || 'none'})` });
-    }
-    if (!source) {
-      for (const old of Object.keys(w.renamedValues ?? {})) {
-        errors.push({ field: `options.${i}.renamedValues`, code: 'unknown_option_value', message: `"${old}": a new option has no values to rename` });
-      }
-      return undefined;
-    }
-    const other = taken.get(fold(source.name));
-    if (other !== undefined) {
-      errors.push({ field: `options.${i}.renamedFrom`, code: 'duplicate_option', message: `option "${source.name}" is already taken over by options.${other}` });
-      return undefined;
-    }
-    taken.set(fold(source.name), i);
-    for (const [old, next] of Object.entries(w.renamedValues ?? {})) {
-      if (!source.values.includes(old)) errors.push({ field: `options.${i}.renamedValues`, code: 'unknown_option_value', message: `"${old}" is not a value of option "${source.name}"` });
-      else if (!w.values.some((v) => fold(v) === fold(next))) errors.push({ field: `options.${i}.renamedValues`, code: 'invalid_value', message: `"${next}" (the new name of "${old}") is not one of the option's values` });
-    }
-    return source;
-  });
-  return { sources, errors };
-}
 
 /**
  * Sets the product's options. Renames (of options and of values) are carried to every variant in the same

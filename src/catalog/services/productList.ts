@@ -322,11 +322,20 @@ export async function listProductIds(
 ): Promise<PageResult & { facets?: Facet[] }> {
   const attributeQuery = await resolvedAttributes(storeId, filterInput, opts);
   const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort, attributeQuery?.filters);
-  const [rows, facets] = await Promise.all([
-    readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues }),
-    attributeQuery?.facets.length ? readFacets(storeId, ctx.mode, filterInput, attributeQuery) : undefined,
-  ]);
-  return { ...pageFromRows(rows, q), ...(facets ? { facets } : {}) };
+  const page = readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues });
+  return withFacets(storeId, ctx.mode, filterInput, attributeQuery, page.then((rows) => pageFromRows(rows, q)));
+}
+
+/** A list's page, read beside its facets when the list asks for any (one statement more, run at the same time). */
+async function withFacets<P extends object>(
+  storeId: string,
+  mode: Mode,
+  filterInput: ProductFilter,
+  attributeQuery: Awaited<ReturnType<typeof resolvedAttributes>>,
+  page: Promise<P>,
+): Promise<P & { facets?: Facet[] }> {
+  const [result, facets] = await Promise.all([page, attributeQuery?.facets.length ? readFacets(storeId, mode, filterInput, attributeQuery) : undefined]);
+  return { ...result, ...(facets ? { facets } : {}) };
 }
 
 /** Checks a list's filter, its attribute filters against the store's attributes too (422 validation_failed). */
@@ -372,9 +381,10 @@ export async function listProductIdsAfter(
   filterInput: ProductFilter,
   args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null },
   sort?: ProductSort,
-): Promise<{ ids: string[]; cursors: string[]; hasNextPage: boolean }> {
+  opts: ListOptions = {},
+): Promise<{ ids: string[]; cursors: string[]; hasNextPage: boolean; facets?: Facet[] }> {
   const filter = parseInput(ProductFilterInput, filterInput);
-  const attributeQuery = await resolvedAttributes(storeId, filterInput, {});
+  const attributeQuery = await resolvedAttributes(storeId, filterInput, opts);
   if (args.last != null || args.before != null) {
     const field = args.last != null ? 'last' : 'before';
     throw new AppError('validation_failed', `${field}: backward paging is not supported; page forward with first/after`, {
@@ -395,12 +405,15 @@ export async function listProductIdsAfter(
     const cast = col === 'created_at' ? '::timestamptz' : col === 'price' ? '::numeric' : col === 'inventory_quantity' ? '::int' : '::text';
     conds.push(Prisma.sql`(${Prisma.raw(`p.${col}`)}, p.id) ${Prisma.raw(op)} (${value}${Prisma.raw(cast)}, ${id}::uuid)`);
   }
-  const rows = await ctx.db.$queryRaw<{ id: string; v: string }[]>`
+  const rows = ctx.db.$queryRaw<{ id: string; v: string }[]>`
     SELECT p.id::text AS id, ${Prisma.raw(col === 'created_at' ? `to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : `p.${col}::text`)} AS v
     FROM products p WHERE ${Prisma.join(conds, ' AND ')}
     ORDER BY ${Prisma.raw(`p.${col} ${dir}, p.id ${dir}`)} LIMIT ${first + 1}`;
-  const page = rows.slice(0, first);
-  return { ids: page.map((r) => r.id), cursors: page.map((r) => encodeCursor(sortKey, r.v, r.id)), hasNextPage: rows.length > first };
+  const page = rows.then((all) => {
+    const kept = all.slice(0, first);
+    return { ids: kept.map((r) => r.id), cursors: kept.map((r) => encodeCursor(sortKey, r.v, r.id)), hasNextPage: all.length > first };
+  });
+  return withFacets(storeId, ctx.mode, filterInput, attributeQuery, page);
 }
 
 /** The cursor names its sort: a cursor of another sort would compare a value of the wrong column (or type). */

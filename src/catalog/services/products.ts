@@ -1,5 +1,6 @@
 /** The product service: input rules, create, read, update, delete, publish and unpublish, with their events. */
 
+import { NewOptionsInput } from './optionRules';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -72,9 +73,11 @@ export const ProductCreateInput = z.object({
   unpublishAt: ProductFields.unpublishAt.optional(),
   productTypeId: ProductFields.productTypeId.optional(),
   attributes: ProductFields.attributes.optional(),
+  /** The options, in order, checked as PUT …/options checks them; the product starts without variants (generate makes them). */
+  options: NewOptionsInput.optional(),
 });
 export const ProductUpdateInput = z.object(ProductFields).partial();
-type ProductCreate = z.input<typeof ProductCreateInput>;
+export type ProductCreate = z.input<typeof ProductCreateInput>;
 export type ProductUpdate = z.input<typeof ProductUpdateInput>;
 /** What callers may pass to an update: a null is rejected (except publishAt/unpublishAt, where it clears), not taken as "keep". */
 type ProductUpdateArgs = { [K in keyof ProductUpdate]?: ProductUpdate[K] | null };
@@ -201,6 +204,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         ...newProductRow(storeId, ctx.mode, data, t.now()),
         productTypeId: attributes?.productTypeId ?? null,
         attributes: (attributes?.attributes ?? {}) as Prisma.InputJsonObject,
+        options: (data.options ?? []).map((o) => ({ name: o.name, values: o.values })),
         publishAt: schedule.publishAt,
         unpublishAt: schedule.unpublishAt,
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },

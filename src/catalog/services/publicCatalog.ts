@@ -18,11 +18,13 @@ interface PublicProductFilter {
   category?: string;
   tags?: string[];
   attributes?: AttributeFilter[];
+  /** Product type ids, as the merchant list takes them (Shopify's storefront filters by productType likewise). */
+  productTypes?: string[];
 }
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
 
-/** A page of the store's active products (drafts and archived products do not exist for storefronts), filtered and faceted by public attributes only. */
+/** A page of the store's active products (drafts and archived products do not exist for storefronts), filtered and faceted by public attributes only, and filtered by product type. */
 export function listPublicProducts(
   ctx: RequestContext,
   storeId: string,
@@ -31,8 +33,8 @@ export function listPublicProducts(
   sort?: PublicProductSort,
   facets?: string[],
 ) {
-  const { search, category, tags, attributes } = filter;
-  return listProductIds(ctx, storeId, { search, category, tags, attributes, status: 'active' }, paging, sort, { facets, audience: 'public' });
+  const { search, category, tags, attributes, productTypes } = filter;
+  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active' }, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
