@@ -253,7 +253,6 @@ export const productCommands: CliCommand[] = [
     ],
     examples: [
       `npm run cli -- products update-variants --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --variants '[{"id":"0190a3b4-7c1d-7e8f-9a0b-1c2d3e4f5a6b","inventory_quantity":12,"compare_at_price":29.9}]'`,
-      `npm run cli -- products update-variants --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --variants @variants.json`,
     ],
     run: async (f, ctx) => {
       const storeId = (await findStore(ctx, f.store)).id;
