@@ -142,31 +142,45 @@ CREATE TRIGGER "products_take_ordinal_on_move" BEFORE UPDATE OF "store_id", "mod
   WHEN (OLD."store_id" IS DISTINCT FROM NEW."store_id" OR OLD."mode" IS DISTINCT FROM NEW."mode")
   EXECUTE FUNCTION "products_take_ordinal"();
 
--- The value rows carry their product's ordinal (otherwise as in migration product_attribute_values).
+-- The value rows carry their product's ordinal (otherwise as in migration product_attribute_values). Before the rows
+-- change, the bitmap chunks they are in, old and new, are locked in key order: the triggers below clear bits and set
+-- bits in two statements, and two writers whose products share a chunk would otherwise each hold one chunk and wait
+-- for the other's.
 CREATE OR REPLACE FUNCTION "product_attribute_values_refresh"("ids" UUID[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  fresh "product_attribute_values"[];
 BEGIN
   IF cardinality("ids") = 0 THEN
     RETURN;
   END IF;
+  SELECT coalesce(array_agg(ROW(r.*)::"product_attribute_values"), '{}') INTO fresh FROM (
+    SELECT DISTINCT p."id", p."store_id", p."mode", p."status", a."key", x."value", x."num", p."ordinal"
+    FROM "products" p
+    CROSS JOIN LATERAL (
+      SELECT e."key", e."value" FROM jsonb_each(p."attributes") e
+      UNION ALL
+      SELECT e."key", e."value" FROM "variants" va CROSS JOIN LATERAL jsonb_each(va."attributes") e WHERE va."product_id" = p."id"
+    ) a
+    CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(a."value") WHEN 'array' THEN a."value" ELSE jsonb_build_array(a."value") END) el
+    CROSS JOIN LATERAL (
+      SELECT CASE jsonb_typeof(el."value")
+               WHEN 'string' THEN el."value" #>> '{}'
+               WHEN 'boolean' THEN el."value"::text
+               WHEN 'number' THEN trim_scale((el."value" #>> '{}')::numeric)::text
+             END AS "value",
+             CASE jsonb_typeof(el."value") WHEN 'number' THEN (el."value" #>> '{}')::numeric END AS "num"
+    ) x
+    WHERE p."id" = ANY("ids") AND x."value" IS NOT NULL AND length(x."value") <= 256
+  ) r;
+  PERFORM 1 FROM "product_attribute_value_bitmaps" b
+  WHERE (b."store_id", b."mode", b."code", b."value", b."chunk") IN (
+    SELECT v."store_id", v."mode", v."code", v."value", v."ordinal" >> 12 FROM "product_attribute_values" v WHERE v."product_id" = ANY("ids")
+    UNION SELECT f."store_id", f."mode", f."code", f."value", f."ordinal" >> 12 FROM unnest(fresh) f)
+  ORDER BY b."store_id", b."mode", b."code", b."value", b."chunk"
+  FOR UPDATE;
   DELETE FROM "product_attribute_values" WHERE "product_id" = ANY("ids");
   INSERT INTO "product_attribute_values" ("product_id", "store_id", "mode", "status", "code", "value", "value_num", "ordinal")
-  SELECT DISTINCT p."id", p."store_id", p."mode", p."status", a."key", x."value", x."num", p."ordinal"
-  FROM "products" p
-  CROSS JOIN LATERAL (
-    SELECT e."key", e."value" FROM jsonb_each(p."attributes") e
-    UNION ALL
-    SELECT e."key", e."value" FROM "variants" va CROSS JOIN LATERAL jsonb_each(va."attributes") e WHERE va."product_id" = p."id"
-  ) a
-  CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(a."value") WHEN 'array' THEN a."value" ELSE jsonb_build_array(a."value") END) el
-  CROSS JOIN LATERAL (
-    SELECT CASE jsonb_typeof(el."value")
-             WHEN 'string' THEN el."value" #>> '{}'
-             WHEN 'boolean' THEN el."value"::text
-             WHEN 'number' THEN trim_scale((el."value" #>> '{}')::numeric)::text
-           END AS "value",
-           CASE jsonb_typeof(el."value") WHEN 'number' THEN (el."value" #>> '{}')::numeric END AS "num"
-  ) x
-  WHERE p."id" = ANY("ids") AND x."value" IS NOT NULL AND length(x."value") <= 256;
+  SELECT f."product_id", f."store_id", f."mode", f."status", f."code", f."value", f."value_num", f."ordinal" FROM unnest(fresh) f;
 END
 $$;
 
@@ -241,6 +255,13 @@ $$;
 
 CREATE FUNCTION "product_status_bitmaps_move"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Both chunks first, in key order: a publish and an unpublish in one chunk would otherwise each lock one status's
+  -- row and wait for the other's.
+  PERFORM 1 FROM "product_status_bitmaps" b
+  WHERE (b."store_id", b."mode", b."status", b."chunk") IN (
+    (OLD."store_id", OLD."mode", OLD."status", OLD."ordinal" >> 12), (NEW."store_id", NEW."mode", NEW."status", NEW."ordinal" >> 12))
+  ORDER BY b."store_id", b."mode", b."status", b."chunk"
+  FOR UPDATE;
   UPDATE "product_status_bitmaps" b SET "bits" = set_bit(b."bits", OLD."ordinal" & 4095, 0)
   WHERE b."store_id" = OLD."store_id" AND b."mode" = OLD."mode" AND b."status" = OLD."status" AND b."chunk" = OLD."ordinal" >> 12;
   INSERT INTO "product_status_bitmaps" AS b ("store_id", "mode", "status", "chunk", "bits")
