@@ -240,6 +240,8 @@ export function productPageQuery(
   return { page, perPage, countLimit, sql, plannedPerValues };
 }
 
+const WALK_ROWS_PER_MATCH = 100;
+
 /**
  * The page of a list narrowed by attributes and at most a status. The AND of the filters' bitmaps gives the exact
  * total. The page then comes one of two ways, decided inside the statement (each branch runs only if its one-time
@@ -249,8 +251,6 @@ export function productPageQuery(
  * In the default order a walked row is an index entry and a bit test (the index carries the ordinal), a named one an
  * index descent per filter, hence the factor.
  */
-const WALK_ROWS_PER_MATCH = 100;
-
 function attributePageSql(
   storeId: string,
   mode: Mode,
