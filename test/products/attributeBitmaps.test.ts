@@ -1,3 +1,4 @@
+import { productPageQuery } from '../../src/catalog/services/productList';
 import { db } from '../../src/platform/db/client';
 import { addVariant, defineAttribute, setProductAttributes } from '../helpers/attributes';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
@@ -185,7 +186,33 @@ async function expectBitmapsFollowRows() {
   });
 }
 
+/**
+ * Which way the page statement took for these filters (page 1 of 5, at least one match): the walk of the sort order
+ * testing bits, or the ids the value rows name. Each branch runs only under its one-time condition; the one that ran
+ * gave the rows.
+ */
+async function pageWay(filters: Filter[]): Promise<'walk' | 'named'> {
+  const resolved = filters.map((f) => ({ code: f.code, numeric: f.code === 'capacity', values: f.values, gte: f.gte?.toString(), lte: f.lte?.toString() }));
+  const q = productPageQuery(s.storeId, 'live', { attributes: resolved }, { page: 1, perPage: 5 }, undefined, resolved);
+  const rows = await db().$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${q.sql.text}`, ...q.sql.values);
+  const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+  const rowsOf = (n: 1 | 2) => Number(/actual rows=(\d+)/.exec(plan.slice(plan.indexOf(`"*SELECT* ${n}"`)))?.[1]);
+  const ran = ([1, 2] as const).filter((n) => rowsOf(n) > 0);
+  expect(ran).toHaveLength(1);
+  return ran[0] === 1 ? 'walk' : 'named';
+}
+
 describe('lists answered from attribute bitmaps', () => {
+  it('walk the order for common matches and read the named ids for rare ones', async () => {
+    expect(await pageWay([{ code: 'size', values: ['S', 'M', 'L'] }])).toBe('walk');
+    // One or two matches among about 120 products: a walk would read most of the catalog for them.
+    const candidates = MATERIALS.flatMap((m) => [4.2, 4.4, 4.6, 4.8, 5].map((gte): Filter[] => [{ code: 'capacity', gte }, { code: 'material', values: [m] }]));
+    const rare = candidates.find((c) => [1, 2].includes(expected(c, null).ids.length))!;
+    expect(rare).toBeDefined();
+    expect(await pageWay(rare)).toBe('named');
+    await checkList(rare, 5, 'merchant');
+  });
+
   it('agree with a model of the catalog over random filters: total, every page in order, and facets', async () => {
     await expectBitmapsFollowRows();
     for (let i = 0; i < 12; i++) await checkList(randomFilters(), pick([5, 20, 50]), i % 3 === 2 ? 'public' : 'merchant');
