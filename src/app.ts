@@ -32,6 +32,7 @@ import { handleRest } from './api/rest/handler';
 import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
 import { attributeRoutes } from './catalog/rest/attributes';
+import { localizationRoutes } from './catalog/rest/localization';
 import { changeRoutes } from './events/rest/changes';
 import { imageRoutes } from './catalog/rest/images';
 import { watchPartTypes } from './api/rest/multipart';
@@ -51,7 +52,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...localizationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -73,6 +73,8 @@ const PROBLEM_EXTENSIONS = {
   slug: { type: 'string', description: 'slug_taken: the slug that is taken' },
   products: integer('category_in_use: how many products are in the category; product_type_in_use: how many products have the type; attribute_value_in_use: how many products hold the values; attribute_values_missing: how many products lack the values'),
   attribute_code: { type: 'string', description: 'code_taken: the attribute code that is taken' },
+  locale: { type: 'string', description: 'locale_taken, default_locale_not_removable, not_found (a locale the store lacks): the locale, normalised' },
+  currency: { type: 'string', description: 'currency_taken, default_currency_not_removable, not_found (a currency the store lacks): the currency code' },
   product_type_name: { type: 'string', description: 'name_taken: the product type name that is taken' },
   product_types: {
     type: 'array',

@@ -17,6 +17,7 @@ import './access/graphql/apiKeys';
 import './catalog/graphql/public';
 import './catalog/graphql/categories';
 import './catalog/graphql/attributes';
+import './catalog/graphql/localization';
 import './events/graphql/changes';
 import './events/graphql/webhooks';
 import './catalog/graphql/testCatalog';

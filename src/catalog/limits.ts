@@ -24,6 +24,10 @@ export const CATALOG_LIMITS = {
   attributeFiltersPerList: 20,
   /** Facets one product list asks for (`facets=…`). */
   facetsPerList: 10,
+  /** Locales of one store beside its default one. */
+  localesPerStore: 20,
+  /** Currencies of one store beside its default one. */
+  currenciesPerStore: 10,
 } as const;
 
 export type CatalogLimit = keyof typeof CATALOG_LIMITS;
@@ -42,6 +46,8 @@ const LIMIT_DOCS: Record<CatalogLimit, { counts: string; past: string }> = {
   attributesPerProductType: { counts: 'attributes one product type assigns, product and variant level together', past: '422 `validation_failed`, `too_big`' },
   attributeFiltersPerList: { counts: 'attributes one product list filters by (`attributes[code]=…`)', past: '422 `validation_failed`, `too_big` on `attributes`' },
   facetsPerList: { counts: 'facets one product list asks for (`facets=…`)', past: '422 `validation_failed`, `too_big` on `facets`' },
+  localesPerStore: { counts: "locales of one store beside its default locale", past: '422 `limit_exceeded`' },
+  currenciesPerStore: { counts: "currencies of one store beside its default currency", past: '422 `limit_exceeded`' },
 };
 
 /** docs/limits.md, from the limits themselves (npm run docs:reference). */

@@ -41,6 +41,7 @@ export const EVENT_TYPES = [
   'member.updated',
   'member.removed',
   'store.created',
+  'store.updated',
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',

@@ -13,10 +13,13 @@ export const userView = (u: { id: string; email: string; name: string; createdAt
   created_at: u.createdAt,
 });
 
-export const storeView = (s: { id: string; name: string; currency: string; ownerId: string; createdAt: Date }) => ({
+export const storeView = (s: { id: string; name: string; currency: string; currencies: string[]; defaultLocale: string; locales: string[]; ownerId: string; createdAt: Date }) => ({
   id: s.id,
   name: s.name,
   currency: s.currency,
+  currencies: s.currencies,
+  default_locale: s.defaultLocale,
+  locales: s.locales,
   owner_id: s.ownerId,
   created_at: s.createdAt,
 });

@@ -57,6 +57,8 @@ export const GROUPS: Record<string, string> = {
   attributes: "A store's typed attributes (material, capacity, colour…), shared by its live and test catalogs",
   'product-types': "A store's product types: which attributes apply to their products and to their variants",
   member: "A store's members and their permissions",
+  locales: "A store's locales: its default one and up to 20 more (BCP 47 tags)",
+  currencies: "A store's currencies: its default one (the store's currency) and up to 10 more (ISO 4217)",
   token: 'Dashboard bearer tokens',
   key: "A store's public API keys",
   'oauth-app': 'OAuth apps',

@@ -280,6 +280,26 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Change or delete those variants first, or send the same request with delete_variants=true to delete them in the same write.',
     example: '2 variant(s) use option values this write removes or would share one combination: TEE-XL-RED, TEE-XL-BLUE. Send delete_variants=true to delete them in the same write',
   },
+  locale_taken: {
+    meaning: 'The store already has this locale (`locale`, normalised: de-at and de-AT are one), as its default or as a further one.',
+    action: 'Nothing to do: the locale is there. List the store\'s locales to see them.',
+    example: 'The store already has the locale "de-AT"',
+  },
+  currency_taken: {
+    meaning: 'The store already has this currency (`currency`), as its default or as a further one.',
+    action: 'Nothing to do: the currency is there. List the store\'s currencies to see them.',
+    example: 'The store already has the currency "JPY"',
+  },
+  default_locale_not_removable: {
+    meaning: "The locale is the store's default locale, which a store always has (`locale`).",
+    action: 'Make another of the store\'s locales the default first (PATCH …/locales/{locale} with {"default": true}), then remove this one.',
+    example: '"en" is the store\'s default locale and cannot be removed; make another locale the default first',
+  },
+  default_currency_not_removable: {
+    meaning: "The currency is the store's default currency (its `currency`, which every product's `price` is in) (`currency`).",
+    action: 'Keep it: the default currency cannot be removed or changed.',
+    example: '"EUR" is the store\'s default currency and cannot be removed',
+  },
   limit_exceeded: {
     meaning: 'The write would take the store past one of the catalog\'s published limits (docs/limits.md); `limit_name` names it and `limit` is its maximum.',
     action: 'Remove something the limit counts first (an unused attribute or product type), or keep within the limit.',

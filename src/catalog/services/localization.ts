@@ -1,0 +1,178 @@
+/**
+ * A store's locales and currencies: the default one of each and the further ones it sells in. Store
+ * configuration shared by the live and test catalogs (live `store.updated` events, as attributes'); translations
+ * and prices per currency build on these lists. The default currency is the store's `currency`, which every
+ * product's `price` is in; it cannot be removed or changed here (that would reprice every product, and no
+ * exchange rate is ever invented). The default locale can be changed to one of the store's locales.
+ */
+
+import type { RequestContext } from '../../platform/context';
+import { isUuid } from '../../kernel/ids';
+import { canonicalLocale, localeName } from '../../kernel/locales';
+import { minorUnits, normaliseCurrency } from '../../kernel/money';
+import { emit, transaction, type TransactionContext } from '../../platform/outbox/outbox';
+import { AppError, notFound, validationError } from '../../platform/errors';
+import { storeView } from '../../access/services/views';
+import { type CatalogLimit, CATALOG_LIMITS, limitExceeded } from '../limits';
+import { lockStoreConfiguration } from './attributes';
+
+type StoreRow = Parameters<typeof storeView>[0];
+
+/** The two lists, told apart only by where they are stored, how a code is normalised and how it is named. */
+const LISTS = {
+  locale: {
+    column: 'locales',
+    defaultOf: (s: StoreRow) => s.defaultLocale,
+    normalise: (raw: string, field: string) => {
+      const r = canonicalLocale(raw, field);
+      return 'error' in r ? r : { code: r.locale };
+    },
+    limit: 'localesPerStore',
+  },
+  currency: {
+    column: 'currencies',
+    defaultOf: (s: StoreRow) => s.currency,
+    normalise: (raw: string, field: string) => {
+      const r = normaliseCurrency(raw, field);
+      return 'error' in r ? r : { code: r.currency };
+    },
+    limit: 'currenciesPerStore',
+  },
+} as const satisfies Record<string, { column: 'locales' | 'currencies'; defaultOf: (s: StoreRow) => string; normalise: unknown; limit: CatalogLimit }>;
+type Kind = keyof typeof LISTS;
+
+/** A locale as the API shows it: the tag, its English name, whether it is the default (Shopify's ShopLocale, `primary`). */
+export const localeView = (locale: string, defaultLocale: string) => ({ locale, name: localeName(locale), default: locale === defaultLocale });
+
+/** A currency as the API shows it, with the digits its amounts have after the decimal point. */
+export const currencyView = (currency: string, defaultCurrency: string) => ({
+  currency,
+  name: new Intl.DisplayNames('en', { type: 'currency' }).of(currency) ?? currency,
+  minor_units: minorUnits(currency),
+  default: currency === defaultCurrency,
+});
+
+/** The default first, then the others in the order added. */
+const allOf = (kind: Kind, s: StoreRow) => [LISTS[kind].defaultOf(s), ...s[LISTS[kind].column]];
+
+export const storeLocales = (s: StoreRow) => allOf('locale', s).map((l) => localeView(l, s.defaultLocale));
+export const storeCurrencies = (s: StoreRow) => allOf('currency', s).map((c) => currencyView(c, s.currency));
+
+async function readStore(ctx: RequestContext, storeId: string) {
+  const store = isUuid(storeId) ? await ctx.db.store.findUnique({ where: { id: storeId } }) : null;
+  if (!store) throw notFound('Store');
+  return store;
+}
+
+/** The code normalised, or the 422 naming the field as the client sent it. */
+function normalised(kind: Kind, raw: string, field: string) {
+  const r = LISTS[kind].normalise(raw, field);
+  if ('error' in r) throw validationError([r.error]);
+  return r.code;
+}
+
+const notListed = (kind: Kind, code: string) => new AppError('not_found', `The store has no ${kind} "${code}"`, { details: { [kind]: code } });
+
+/** Store-level configuration: a live event, as attributes'; its changes name `locales`, `default_locale` or `currencies`. */
+const emitStoreUpdated = (t: TransactionContext, after: StoreRow, before: StoreRow) =>
+  emit(t, { type: 'store.updated', storeId: after.id, mode: 'live', resource: { type: 'store', id: after.id }, data: storeView(after), before: storeView(before) });
+
+/** Runs `change` on the store's row locked to the commit (so two adds racing past the limit take turns), recording the event when it wrote. */
+async function changeStore(ctx: RequestContext, storeId: string, change: (t: TransactionContext, store: StoreRow) => Promise<StoreRow | null>) {
+  await readStore(ctx, storeId);
+  return transaction(ctx, async (t) => {
+    await lockStoreConfiguration(t, storeId);
+    const before = await t.tx.store.findUniqueOrThrow({ where: { id: storeId } });
+    const after = await change(t, before);
+    if (!after) return before;
+    emitStoreUpdated(t, after, before);
+    return after;
+  });
+}
+
+async function addToList(ctx: RequestContext, storeId: string, kind: Kind, raw: string) {
+  const code = normalised(kind, raw, kind);
+  const list = LISTS[kind];
+  return changeStore(ctx, storeId, async (t, store) => {
+    if (allOf(kind, store).includes(code)) {
+      throw new AppError(`${kind}_taken`, `The store already has the ${kind} "${code}"`, {
+        errors: [{ field: kind, code: `${kind}_taken`, message: `"${code}" is already one of the store's ${list.column}` }],
+        details: { [kind]: code },
+      });
+    }
+    if (store[list.column].length >= CATALOG_LIMITS[list.limit]) {
+      throw limitExceeded(list.limit, `A store has at most ${CATALOG_LIMITS[list.limit]} ${list.column} beside its default one; remove one first`);
+    }
+    return t.tx.store.update({ where: { id: storeId }, data: { [list.column]: [...store[list.column], code] } });
+  });
+}
+
+/** Removes a further locale or currency; the default is 409 default_<kind>_not_removable, one the store lacks 404. */
+async function removeFromList(ctx: RequestContext, storeId: string, kind: Kind, raw: string, beforeRemoving: (t: TransactionContext, code: string) => Promise<void>) {
+  const code = normalised(kind, raw, kind);
+  const list = LISTS[kind];
+  return changeStore(ctx, storeId, async (t, store) => {
+    if (list.defaultOf(store) === code) {
+      throw new AppError(`default_${kind}_not_removable`, `"${code}" is the store's default ${kind} and cannot be removed${kind === 'locale' ? '; make another locale the default first' : ''}`, {
+        details: { [kind]: code },
+      });
+    }
+    if (!store[list.column].includes(code)) throw notListed(kind, code);
+    await beforeRemoving(t, code);
+    return t.tx.store.update({ where: { id: storeId }, data: { [list.column]: store[list.column].filter((c) => c !== code) } });
+  });
+}
+
+export async function listStoreLocales(ctx: RequestContext, storeId: string) {
+  return storeLocales(await readStore(ctx, storeId));
+}
+
+export async function listStoreCurrencies(ctx: RequestContext, storeId: string) {
+  return storeCurrencies(await readStore(ctx, storeId));
+}
+
+/** Adds a locale (normalised: `de-at` is `de-AT`); one the store has is 409 locale_taken, past the limit 422 limit_exceeded. */
+export async function addStoreLocale(ctx: RequestContext, storeId: string, locale: string) {
+  const store = await addToList(ctx, storeId, 'locale', locale);
+  return localeView(store.locales.at(-1)!, store.defaultLocale);
+}
+
+/**
+ * Removes a locale. `deleteTranslations` is accepted now and is what will let a removal delete the locale's
+ * translations: this is the one place that check goes when translations exist (count the translations in
+ * `code`; without deleteTranslations, 409 naming how many; with it, delete them in this transaction).
+ */
+export async function removeStoreLocale(ctx: RequestContext, storeId: string, locale: string, _opts: { deleteTranslations?: boolean } = {}) {
+  const store = await removeFromList(ctx, storeId, 'locale', locale, async () => {
+    // No translations exist yet, so none can use the locale: the translation check goes here (see above).
+  });
+  return localeView(normalised('locale', locale, 'locale'), store.defaultLocale);
+}
+
+/**
+ * Makes one of the store's locales its default; the former default stays a further locale, in the new
+ * default's place, so the count (and the limit) does not move. One the store lacks: 404 (add it first).
+ */
+export async function setDefaultStoreLocale(ctx: RequestContext, storeId: string, locale: string) {
+  const code = normalised('locale', locale, 'locale');
+  const store = await changeStore(ctx, storeId, async (t, current) => {
+    if (current.defaultLocale === code) return null;
+    if (!current.locales.includes(code)) throw notListed('locale', code);
+    const locales = current.locales.map((l) => (l === code ? current.defaultLocale : l));
+    return t.tx.store.update({ where: { id: storeId }, data: { defaultLocale: code, locales } });
+  });
+  return localeView(code, store.defaultLocale);
+}
+
+/** Adds a currency (upper-cased ISO 4217 the runtime knows); one the store has is 409 currency_taken, past the limit 422. */
+export async function addStoreCurrency(ctx: RequestContext, storeId: string, currency: string) {
+  const store = await addToList(ctx, storeId, 'currency', currency);
+  return currencyView(store.currencies.at(-1)!, store.currency);
+}
+
+/** Removes a further currency; the default (the store's `currency`) is 409 default_currency_not_removable. */
+export async function removeStoreCurrency(ctx: RequestContext, storeId: string, currency: string) {
+  // Product prices in the currency come with the prices slice; their check goes in this callback.
+  const store = await removeFromList(ctx, storeId, 'currency', currency, async () => {});
+  return currencyView(normalised('currency', currency, 'currency'), store.currency);
+}
