@@ -1,10 +1,10 @@
 /**
- * Currency rules shared by every layer: which ISO 4217 codes a store may add, how many digits after the
- * decimal point each has (its minor units), and what an amount string in it looks like. The runtime's ICU data
- * is the one source (`Intl.supportedValuesOf('currency')`, `Intl.NumberFormat`): JPY has 0 digits, EUR 2,
- * KWD 3. No exchange rates exist here, nor anywhere: a price exists only where the merchant set it.
- * A leaf module.
+ * Currency rules shared by every layer: which ISO 4217 codes a store may use, how many digits after the decimal point
+ * each has (its minor units), and what an amount string in it looks like. The codes and digits are the repository's
+ * reviewed copy of List One (./currencies), the store's default currency is checked against the same list, and no
+ * exchange rates exist here, nor anywhere: a price exists only where the merchant set it. A leaf module.
  */
+import { currencyMinorUnits, isIso4217Currency } from './currencies';
 
 /** A problem with one field, as services report it (the shape of platform/errors' FieldError). */
 export interface MoneyFieldError {
@@ -13,25 +13,17 @@ export interface MoneyFieldError {
   message: string;
 }
 
-let supported: ReadonlySet<string> | undefined;
-const supportedCurrencies = () => (supported ??= new Set(Intl.supportedValuesOf('currency')));
-
-/** Whether the upper-case code is a currency the runtime knows (and so knows its minor units). */
-export const isSupportedCurrency = (code: string) => supportedCurrencies().has(code);
-
 /** The upper-cased currency code, or a field error naming `field`. */
 export function normaliseCurrency(code: string, field: string): { currency: string } | { error: MoneyFieldError } {
   const currency = code.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency) || !isSupportedCurrency(currency)) {
+  if (!isIso4217Currency(currency)) {
     return { error: { field, code: 'invalid_currency', message: `"${code}" is not an ISO 4217 currency code (such as EUR, JPY or KWD)` } };
   }
   return { currency };
 }
 
 /** Digits after the decimal point of an amount in the currency: 0 for JPY, 2 for EUR, 3 for KWD. */
-export function minorUnits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
+export const minorUnits = currencyMinorUnits;
 
 /**
  * Checks an amount sent as a decimal string: not negative, and with exactly the currency's minor-unit digits

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { authenticateDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { db } from '../../src/platform/db/client';
 import { applyMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/platform/db/migrate';
-import { ISO_4217_CURRENCIES } from '../../src/platform/reference/currencies';
+import { ISO_4217_CURRENCIES } from '../../src/kernel/currencies';
 import { SUPPORTED_COUNTRIES } from '../../src/platform/reference/supportedCountries';
 import { createCategory, listCategories } from '../../src/catalog/services/categories';
 import { createDashboardToken, listDashboardTokens, revokeDashboardTokenBy } from '../../src/access/services/dashboardTokens';

@@ -2,14 +2,19 @@ import { amountError, minorUnits, normaliseCurrency } from '../../src/kernel/mon
 import { canonicalLocale } from '../../src/kernel/locales';
 
 describe('currency minor units', () => {
-  it('are the runtime ICU digits: JPY 0, EUR 2, KWD 3', () => {
+  it("are ISO 4217's digits: JPY 0, EUR 2, KWD 3, and the 0 and 3 of every such currency the store list holds", () => {
     expect([minorUnits('JPY'), minorUnits('EUR'), minorUnits('KWD')]).toEqual([0, 2, 3]);
+    expect(['CLP', 'ISK', 'KRW', 'VND', 'XOF'].map(minorUnits)).toEqual([0, 0, 0, 0, 0]);
+    expect(['BHD', 'IQD', 'JOD', 'LYD', 'OMR', 'TND'].map(minorUnits)).toEqual([3, 3, 3, 3, 3, 3]);
   });
 
   it('codes are upper-cased and unknown ones refused, naming the field as sent', () => {
     expect(normaliseCurrency(' jpy ', 'currency')).toEqual({ currency: 'JPY' });
     expect(normaliseCurrency('XYZ', 'prices.0.currency')).toEqual({ error: expect.objectContaining({ field: 'prices.0.currency', code: 'invalid_currency' }) });
     expect(normaliseCurrency('EURO', 'currency')).toEqual({ error: expect.objectContaining({ code: 'invalid_currency' }) });
+    // Known to ISO 4217 but not money a shop charges (a fund code, gold): refused as a store's default is.
+    expect(normaliseCurrency('CHE', 'currency')).toEqual({ error: expect.objectContaining({ code: 'invalid_currency' }) });
+    expect(normaliseCurrency('XAU', 'currency')).toEqual({ error: expect.objectContaining({ code: 'invalid_currency' }) });
   });
 });
 

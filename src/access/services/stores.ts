@@ -8,7 +8,7 @@ import { PERMISSIONS } from '../../kernel/access';
 import { isUuid } from '../../kernel/ids';
 import { emit, transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { AppError, notFound } from '../../platform/errors';
-import { isIso4217Currency } from '../../platform/reference/currencies';
+import { isIso4217Currency } from '../../kernel/currencies';
 import { memberView, storeView } from './views';
 import { parseInput } from '../../platform/validation';
 

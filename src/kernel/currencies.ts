@@ -40,3 +40,16 @@ export const ISO_4217_CURRENCIES: readonly string[] = Object.freeze([
 const KNOWN = new Set(ISO_4217_CURRENCIES);
 
 export const isIso4217Currency = (code: string) => KNOWN.has(code);
+
+/**
+ * Digits after the decimal point (ISO 4217's minor unit) where they are not 2. From List One, like the codes: the
+ * runtime's ICU data gives some currencies other digits (its cash or display conventions), and an amount's shape
+ * must not change with the Node version.
+ */
+const MINOR_UNITS_OTHER_THAN_2: Readonly<Record<string, number>> = Object.freeze({
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+});
+
+/** Digits after the decimal point of an amount in a currency of ISO_4217_CURRENCIES: 0 for JPY, 2 for EUR, 3 for KWD. */
+export const currencyMinorUnits = (code: string) => MINOR_UNITS_OTHER_THAN_2[code] ?? 2;
