@@ -107,7 +107,16 @@ describeEmbeddedProcesses('npm run cli', () => {
     expect(owner).toEqual({ id: expect.any(String), email: 'owner@example.test', name: 'Owner', has_password: true, created_at: expect.any(String) });
 
     const store = await cli('store', 'create', '--name', 'CLI store', '--currency', 'chf', '--owner', 'owner@example.test');
-    expect(store).toEqual({ id: expect.any(String), name: 'CLI store', currency: 'CHF', owner_id: owner.id, created_at: expect.any(String) });
+    expect(store).toEqual({
+      id: expect.any(String),
+      name: 'CLI store',
+      currency: 'CHF',
+      currencies: [],
+      default_locale: 'en',
+      locales: [],
+      owner_id: owner.id,
+      created_at: expect.any(String),
+    });
     expect(await failure('store', 'create', '--name', 'Nowhere', '--currency', 'XYZ', '--owner', owner.id)).toEqual({
       code: 1,
       stderr: 'error: validation_failed: --currency: must be the ISO 4217 code of a currency in circulation, such as USD or EUR',
