@@ -122,6 +122,25 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ since: new Date(Date.now() - 3_600_000).toISOString(), ...extra }),
     prefix: '',
   },
+  addStoreLocale: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/locales`,
+    valid: () => ({ locale: 'de' }),
+    nest: (extra) => ({ locale: 'de', ...extra }),
+    prefix: '',
+  },
+  // The default locale made the default again: a valid body that changes nothing, whatever ran before.
+  updateStoreLocale: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/locales/en`,
+    valid: () => ({ default: true }),
+    nest: (extra) => ({ default: true, ...extra }),
+    prefix: '',
+  },
+  addStoreCurrency: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/currencies`,
+    valid: () => ({ currency: 'JPY' }),
+    nest: (extra) => ({ currency: 'JPY', ...extra }),
+    prefix: '',
+  },
   createAttribute: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/attributes`,
     valid: () => ({ code: 'fabric', name: 'Fabric', type: 'dropdown', values: [{ value: 'linen', name: 'Linen' }] }),

@@ -221,7 +221,12 @@ describe('request bodies', () => {
         return walk(resolve(node), node.$ref);
       }
       if (where.startsWith('#/components/') && node.default !== undefined) declared.push(`${where} default ${JSON.stringify(node.default)}`);
-      for (const [k, v] of Object.entries(node)) if (k !== 'default' && k !== 'example' && k !== 'examples') walk(v, k === 'properties' ? where : `${where}/${k}`);
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'default' || k === 'example' || k === 'examples') continue;
+        // A properties map's keys are field names (a field may be called `default`): walk each field's schema.
+        if (k === 'properties' && v && typeof v === 'object') for (const field of Object.values(v)) walk(field, where);
+        else walk(v, `${where}/${k}`);
+      }
     };
     for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
       for (const op of Object.values(item)) for (const media of Object.values((op.requestBody?.content ?? {}) as Record<string, any>)) walk(media.schema, 'inline');

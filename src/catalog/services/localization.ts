@@ -71,7 +71,10 @@ function normalised(kind: Kind, raw: string, field: string) {
   return r.code;
 }
 
-const notListed = (kind: Kind, code: string) => new AppError('not_found', `The store has no ${kind} "${code}"`, { details: { [kind]: code } });
+/** An error's `details` (its problem's extension members): the locale or currency it is about, under its kind's name. */
+const detailsOf = (kind: Kind, code: string) => ({ details: kind === 'locale' ? { locale: code } : { currency: code } });
+
+const notListed = (kind: Kind, code: string) => new AppError('not_found', `The store has no ${kind} "${code}"`, detailsOf(kind, code));
 
 /** Store-level configuration: a live event, as attributes'; its changes name `locales`, `default_locale` or `currencies`. */
 const emitStoreUpdated = (t: TransactionContext, after: StoreRow, before: StoreRow) =>
@@ -97,7 +100,7 @@ async function addToList(ctx: RequestContext, storeId: string, kind: Kind, raw: 
     if (allOf(kind, store).includes(code)) {
       throw new AppError(`${kind}_taken`, `The store already has the ${kind} "${code}"`, {
         errors: [{ field: kind, code: `${kind}_taken`, message: `"${code}" is already one of the store's ${list.column}` }],
-        details: { [kind]: code },
+        ...detailsOf(kind, code),
       });
     }
     if (store[list.column].length >= CATALOG_LIMITS[list.limit]) {
@@ -114,7 +117,7 @@ async function removeFromList(ctx: RequestContext, storeId: string, kind: Kind, 
   return changeStore(ctx, storeId, async (t, store) => {
     if (list.defaultOf(store) === code) {
       throw new AppError(`default_${kind}_not_removable`, `"${code}" is the store's default ${kind} and cannot be removed${kind === 'locale' ? '; make another locale the default first' : ''}`, {
-        details: { [kind]: code },
+        ...detailsOf(kind, code),
       });
     }
     if (!store[list.column].includes(code)) throw notListed(kind, code);
