@@ -167,7 +167,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     };
     const { principal, session, staleCookie } = await authenticateDashboardOrSession(ctx, req.headers);
     if (staleCookie) sessionCookie.clear();
-    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie, setResponseHeader: (k, v) => void res.setHeader(k, v) };
+    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie, acceptLanguage: req.headers['accept-language'], setResponseHeader: (k, v) => void res.setHeader(k, v) };
   }
 
   /** Where the dashboard's page may load images from besides this origin: the object store's, when /uploads/ redirects there. */
