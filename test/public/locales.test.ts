@@ -142,6 +142,9 @@ describe('search', () => {
     expect(de.body.data[0].name).toBe('Leinenhemd');
     const both = await get('/products?search=linen&locale=de');
     expect(both.body.data.map((p: { id: string }) => p.id)).toEqual([ids.shirt]);
+    // de-AT's text does not have it, de's does: each translated locale of the chain is searched.
+    const at = await get('/products?search=hemd&locale=de-AT');
+    expect(at.body.data.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual([[ids.shirt, 'Leinenpfoad']]);
     const none = await get('/products?search=hemd');
     expect(none.body.data).toEqual([]);
     const fr = await get('/products?search=hemd&locale=fr');

@@ -40,8 +40,8 @@ export const ProductFilterInput = z.object({
     .optional(),
   /** Products of any of these product types. */
   productTypes: z.array(z.string().uuid('must be product type ids')).max(50).optional(),
-  /** A further locale of the store whose translated text a search matches too (the storefront's, localizedReads.ts). */
-  searchLocale: z.string().optional(),
+  /** Further locales of the store whose translated text a search matches too, best first (the storefront's chain, localizedReads.ts). */
+  searchLocales: z.array(z.string()).max(21).optional(),
 });
 export type ProductFilter = z.input<typeof ProductFilterInput>;
 
@@ -79,9 +79,10 @@ function textMatchSql(column: string, terms: string[]): Prisma.Sql {
   );
 }
 
-/** The translations of the search's locale whose text has every word (the trigram index on product_translations). */
-function translationMatchSql(storeId: string, mode: Mode, locale: string, terms: string[]): Prisma.Sql {
-  return Prisma.sql`t.store_id = ${storeId}::uuid AND t.mode = ${mode}::"Mode" AND t.locale = ${locale} AND ${textMatchSql('t.search_text', terms)}`;
+/** The translations in these locales whose text has every word (the trigram index on product_translations). */
+function translationMatchSql(storeId: string, mode: Mode, locales: string[], terms: string[], alias = 't'): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(alias)}.store_id = ${storeId}::uuid AND ${Prisma.raw(alias)}.mode = ${mode}::"Mode"
+    AND ${Prisma.raw(alias)}.locale = ANY(${locales}::text[]) AND ${textMatchSql(`${alias}.search_text`, terms)}`;
 }
 
 /**
@@ -91,8 +92,8 @@ function translationMatchSql(storeId: string, mode: Mode, locale: string, terms:
 function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = [], search = true): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
   const terms = search ? searchTerms(f.search) : [];
-  if (terms.length && f.searchLocale) {
-    parts.push(Prisma.sql`(${textMatchSql('p.search_text', terms)} OR p.id IN (SELECT t.product_id FROM product_translations t WHERE ${translationMatchSql(storeId, mode, f.searchLocale, terms)}))`);
+  if (terms.length && f.searchLocales?.length) {
+    parts.push(Prisma.sql`(${textMatchSql('p.search_text', terms)} OR p.id IN (SELECT t.product_id FROM product_translations t WHERE ${translationMatchSql(storeId, mode, f.searchLocales, terms)}))`);
   } else if (terms.length) parts.push(textMatchSql('p.search_text', terms));
   if (f.category) {
     // The category's id first (one row): with it fixed, (product_id, category_id) is unique, so the planner joins
@@ -173,28 +174,34 @@ interface SearchSide {
   where: Prisma.Sql;
   name: Prisma.Sql;
 }
-type SearchSides = [SearchSide] | [SearchSide, SearchSide];
+type SearchSides = [SearchSide, ...SearchSide[]];
 
 /**
- * Where a list's matches come from. Without a search locale, one side: the products. With one, a second side: the
- * products whose translation in that locale has every word and whose own text does not, ranked by their name in
- * that locale. The sides never share a product, so their matches are added, not de-duplicated, and each keeps its
- * own index-ordered plan (the product trigram index and created_at order; the translation trigram index, or the
- * created_at order probing each product's translation by its key).
+ * Where a list's matches come from. Without search locales, one side: the products. With them, a side per locale:
+ * the products whose translation in that locale has every word, and neither their own text nor their translation
+ * in an earlier locale of the chain does, ranked by their name in that locale. The sides never share a product, so
+ * their matches are added, not de-duplicated, and each keeps its own index-ordered plan (the product trigram index
+ * and created_at order; the translation trigram index, or the created_at order probing each product's translation
+ * by its key).
  */
 function searchSidesSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[]): SearchSides {
   const products: SearchSide = { from: Prisma.sql`products p`, where: whereSql(storeId, mode, f, attributes), name: Prisma.sql`p.name` };
   const terms = searchTerms(f.search);
-  if (!f.searchLocale || !terms.length) return [products];
+  if (!f.searchLocales?.length || !terms.length) return [products];
   const unsearched = whereSql(storeId, mode, f, attributes, false);
   const ownText = textMatchSql('p.search_text', terms);
+  const locales = f.searchLocales;
   return [
     { ...products, where: Prisma.sql`${unsearched} AND ${ownText}` },
-    {
+    ...locales.map((locale, i) => ({
       from: Prisma.sql`product_translations t JOIN products p ON p.id = t.product_id`,
-      where: Prisma.sql`${translationMatchSql(storeId, mode, f.searchLocale, terms)} AND ${unsearched} AND NOT (${ownText})`,
+      where: Prisma.sql`${translationMatchSql(storeId, mode, [locale], terms)} AND ${unsearched} AND NOT (${ownText})${
+        i === 0
+          ? Prisma.empty
+          : Prisma.sql` AND NOT EXISTS (SELECT 1 FROM product_translations e WHERE e.product_id = p.id AND ${translationMatchSql(storeId, mode, locales.slice(0, i), terms, 'e')})`
+      }`,
       name: Prisma.sql`coalesce(t.name, p.name)`,
-    },
+    })),
   ];
 }
 

@@ -21,7 +21,7 @@ interface PublicProductFilter {
   attributes?: AttributeFilter[];
   /** Product type ids, as the merchant list takes them (Shopify's storefront filters by productType likewise). */
   productTypes?: string[];
-  /** The request's locale chain (localizedReads.ts): a search matches the text of its best translated locale too. */
+  /** The request's locale chain (localizedReads.ts): a search matches the text of its translated locales too. */
   chain?: string[];
 }
 
@@ -37,8 +37,8 @@ export function listPublicProducts(
   facets?: string[],
 ) {
   const { search, category, tags, attributes, productTypes, chain } = filter;
-  const searchLocale = search && chain ? translatedLocales(chain)[0] : undefined;
-  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active', searchLocale }, paging, sort, { facets, audience: 'public' });
+  const searchLocales = search && chain ? translatedLocales(chain) : undefined;
+  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active', searchLocales }, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
