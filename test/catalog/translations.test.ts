@@ -1,0 +1,169 @@
+import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/harness';
+import { expectGqlError, expectProblem, gqlData } from '../products/helpers';
+
+// Translations through the real HTTP handler: written on the product (translations: {"de": {…}}) and one locale at a
+// time (PUT …/translations/{locale}), checked against the store's locales and the product's own options and
+// attributes, marked outdated when the default-locale text changes, and counted by the status endpoint.
+
+let t: TestServer;
+let a: StoreFixture;
+
+const base = (s: StoreFixture) => `/api/v1/merchant/stores/${s.storeId}`;
+const req = (method: string, path: string, body?: unknown, token = a.ownerToken) => t.request(method, path, { token, body });
+
+let productId: string;
+let careAttribute: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  a = await createStoreFixture();
+  for (const locale of ['de', 'fr']) expect((await req('POST', `${base(a)}/locales`, { locale })).status).toBe(201);
+  const care = await req('POST', `${base(a)}/attributes`, { code: 'care', name: 'Care', type: 'plain_text' });
+  const material = await req('POST', `${base(a)}/attributes`, { code: 'material', name: 'Material', type: 'dropdown', values: [{ value: 'cotton', name: 'Cotton' }, { value: 'linen', name: 'Linen' }] });
+  careAttribute = care.body.data.id;
+  const type = await req('POST', `${base(a)}/product-types`, {
+    name: 'Shirt',
+    product_attributes: [{ attribute_id: care.body.data.id }, { attribute_id: material.body.data.id }],
+  });
+  expect(type.status).toBe(201);
+  const created = await req('POST', `${base(a)}/products`, {
+    name: 'Organic Shirt',
+    description: 'Soft cotton',
+    price: 20,
+    category_slugs: ['shirts'],
+    product_type_id: type.body.data.id,
+    attributes: { care: 'Hand wash', material: 'cotton' },
+    options: [{ name: 'Size', values: ['S', 'M'] }],
+    translations: { de: { name: 'Bio-Hemd', options: { Size: { name: 'Größe', values: { S: 'Klein' } } } } },
+  });
+  expect(created.status).toBe(201);
+  productId = created.body.data.id;
+});
+afterAll(() => t.close());
+
+const productUrl = () => `${base(a)}/products/${productId}`;
+
+describe('product translations', () => {
+  it('are written with the product and read back on it, by locale', async () => {
+    const read = await req('GET', productUrl());
+    expect(read.body.data.translations).toEqual({
+      de: {
+        name: 'Bio-Hemd',
+        description: null,
+        seo: { title: null, description: null, slug: null },
+        options: { Size: { name: 'Größe', values: { S: 'Klein' } } },
+        attributes: {},
+        outdated: false,
+        outdated_fields: [],
+        updated_at: expect.any(String),
+      },
+    });
+  });
+
+  it('PUT …/translations/{locale} sets one locale whole; an update merges per locale and null removes one', async () => {
+    const put = await req('PUT', `${productUrl()}/translations/FR`, { name: 'Chemise bio', seo: { slug: 'chemise-bio' }, attributes: { care: 'Lavage à la main' } });
+    expect(put.status).toBe(200);
+    expect(put.body.data.translations.fr).toMatchObject({ name: 'Chemise bio', seo: { title: null, description: null, slug: 'chemise-bio' }, attributes: { care: 'Lavage à la main' } });
+    expect(put.headers.get('etag')).toBe(`"v${put.body.data.version}"`);
+
+    const merged = await req('PUT', productUrl(), { translations: { de: { description: 'Weiche Baumwolle' } } });
+    expect(merged.status).toBe(200);
+    expect(merged.body.data.translations.de).toMatchObject({ name: 'Bio-Hemd', description: 'Weiche Baumwolle', options: { Size: { name: 'Größe' } } });
+    expect(merged.body.data.version).toBe(put.body.data.version + 1);
+
+    const history = (await req('GET', `${productUrl()}/changes?type=translation.updated`)).body.data;
+    expect(history[0]).toMatchObject({ type: 'translation.updated', resource: { type: 'product', id: productId } });
+    expect(history[0].changes).toEqual([{ field: 'translations.de.description', previous: null, next: 'Weiche Baumwolle' }]);
+    expect(history[1].changes).toEqual(
+      expect.arrayContaining([
+        { field: 'translations.fr.name', previous: null, next: 'Chemise bio' },
+        { field: 'translations.fr.seo.slug', previous: null, next: 'chemise-bio' },
+      ]),
+    );
+
+    const removed = await req('PUT', productUrl(), { translations: { fr: null } });
+    expect(Object.keys(removed.body.data.translations)).toEqual(['de']);
+    expect((await req('PUT', `${productUrl()}/translations/fr`, { name: 'Chemise bio', seo: { slug: 'chemise-bio' } })).status).toBe(200);
+  });
+
+  it('refuses every error at once, naming the field as sent', async () => {
+    const res = await req('PUT', `${productUrl()}/translations/de`, {
+      name: '',
+      options: { Colour: { name: 'Farbe' }, Size: { values: { XL: 'Riesig' } } },
+      attributes: { material: 'Baumwolle', unknown: 'x' },
+      seo: { slug: 'Not A Slug' },
+    });
+    const problem = expectProblem(res, 422, 'validation_failed');
+    expect(problem.errors!.map((e) => [e.field, e.code]).sort()).toEqual(
+      [
+        ['name', 'too_small'],
+        ['seo.slug', 'invalid_value'],
+      ].sort(),
+    );
+    const sources = expectProblem(await req('PUT', `${productUrl()}/translations/de`, { options: { Colour: { name: 'Farbe' }, Size: { values: { XL: 'Riesig' } } }, attributes: { material: 'Baumwolle', unknown: 'x' } }), 422, 'validation_failed');
+    expect(sources.errors!.map((e) => [e.field, e.code]).sort()).toEqual(
+      [
+        ['options.Colour', 'unknown_option'],
+        ['options.Size.values.XL', 'unknown_option_value'],
+        ['attributes.material', 'not_translatable'],
+        ['attributes.unknown', 'unknown_attribute'],
+      ].sort(),
+    );
+    expect(expectProblem(await req('PUT', `${productUrl()}/translations/en`, { name: 'x' }), 422, 'validation_failed').errors).toEqual([
+      { field: 'locale', code: 'default_locale', message: expect.any(String) },
+    ]);
+    expect(expectProblem(await req('PUT', productUrl(), { translations: { it: { name: 'Camicia' }, de: { colour: 'x' } } }), 422, 'validation_failed').errors).toEqual([
+      { field: 'translations.it', code: 'locale_not_enabled', message: expect.any(String) },
+      { field: 'translations.de.colour', code: 'unknown_field', message: expect.any(String) },
+    ]);
+  });
+
+  it('keeps a translated slug unique per store, mode and locale', async () => {
+    const other = await req('POST', `${base(a)}/products`, { name: 'Other', price: 1, category_slugs: ['shirts'] });
+    const taken = expectProblem(await req('PUT', `${base(a)}/products/${other.body.data.id}/translations/fr`, { seo: { slug: 'chemise-bio' } }), 409, 'slug_taken');
+    expect(taken.errors).toEqual([{ field: 'seo.slug', code: 'slug_taken', message: expect.any(String) }]);
+    // Another locale has slugs of its own.
+    expect((await req('PUT', `${base(a)}/products/${other.body.data.id}/translations/de`, { seo: { slug: 'chemise-bio' } })).status).toBe(200);
+  });
+
+  it('marks a translated field outdated when its source changes, and writing it again clears the mark', async () => {
+    await req('PUT', productUrl(), { name: 'Organic Cotton Shirt', attributes: { care: 'Machine wash' } });
+    let read = (await req('GET', productUrl())).body.data.translations;
+    expect(read.de).toMatchObject({ outdated: true, outdated_fields: ['name'] });
+    expect(read.fr).toMatchObject({ outdated: true, outdated_fields: ['name'] });
+
+    await req('PUT', `${productUrl()}/options`, { options: [{ name: 'Size', values: ['S', 'M', 'L'] }] });
+    await req('PUT', `${productUrl()}/seo`, { slug: 'organic-cotton-shirt' });
+    read = (await req('GET', productUrl())).body.data.translations;
+    expect(read.de.outdated_fields).toEqual(['name', 'options.Size']);
+
+    await req('PUT', productUrl(), { translations: { de: { name: 'Bio-Baumwollhemd' } } });
+    read = (await req('GET', productUrl())).body.data.translations;
+    expect(read.de).toMatchObject({ outdated: true, outdated_fields: ['options.Size'] });
+    const rewritten = await req('PUT', `${productUrl()}/translations/de`, { name: 'Bio-Baumwollhemd', options: { Size: { name: 'Größe' } } });
+    expect(rewritten.body.data.translations.de).toMatchObject({ outdated: false, outdated_fields: [] });
+
+    // A name changed and translated in one write is current.
+    const both = await req('PUT', productUrl(), { name: 'Organic Shirt', translations: { fr: { name: 'Chemise' } } });
+    // (Its slug's source changed above and stays outdated.)
+    expect(both.body.data.translations.fr).toMatchObject({ name: 'Chemise', outdated_fields: ['seo.slug'] });
+    expect(both.body.data.translations.de.outdated_fields).toEqual(['name']);
+  });
+
+  it('over GraphQL: the translations field and the set and remove mutations', async () => {
+    const set = await t.graphql(
+      `mutation($s: ID!, $p: ID!) { setProductTranslation(storeId: $s, productId: $p, locale: "fr", translation: {name: "Chemise", seo: {title: "Chemise bio"}}) { translations } }`,
+      { s: a.storeId, p: productId },
+      { token: a.ownerToken },
+    );
+    expect(gqlData(set).setProductTranslation.translations.fr).toMatchObject({ name: 'Chemise', seo: { title: 'Chemise bio', slug: null } });
+    expectGqlError(await t.graphql(`mutation($s: ID!, $p: ID!) { setProductTranslation(storeId: $s, productId: $p, locale: "it", translation: {name: "x"}) { id } }`, { s: a.storeId, p: productId }, { token: a.ownerToken }), 'validation_failed');
+    const removed = await t.graphql(`mutation($s: ID!, $p: ID!) { removeProductTranslation(storeId: $s, productId: $p, locale: "fr") { translations } }`, { s: a.storeId, p: productId }, { token: a.ownerToken });
+    expect(Object.keys(gqlData(removed).removeProductTranslation.translations)).toEqual(['de']);
+    expectProblem(await req('DELETE', `${productUrl()}/translations/fr`), 404, 'not_found');
+    const history = (await req('GET', `${productUrl()}/changes?type=translation.deleted`)).body.data;
+    expect(history[0].changes).toEqual(expect.arrayContaining([{ field: 'translations.fr.name', previous: 'Chemise', next: null }]));
+    void careAttribute;
+  });
+});
