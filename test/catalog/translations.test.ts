@@ -167,3 +167,22 @@ describe('product translations', () => {
     void careAttribute;
   });
 });
+
+describe('store locales that translations use', () => {
+  it('are removed only with delete_translations=true, which deletes them, and cannot become the default', async () => {
+    const s = await createStoreFixture();
+    await req('POST', `${base(s)}/locales`, { locale: 'de' }, s.ownerToken);
+    const p = await req('POST', `${base(s)}/products`, { name: 'Shoe', price: 1, category_slugs: ['shoes'], translations: { de: { name: 'Schuh' } } }, s.ownerToken);
+    expect(p.status).toBe(201);
+
+    const refused = expectProblem(await req('DELETE', `${base(s)}/locales/de`, undefined, s.ownerToken), 409, 'locale_has_translations');
+    expect(refused).toMatchObject({ locale: 'de', translations: 1 });
+    expectProblem(await req('PATCH', `${base(s)}/locales/de`, { default: true }, s.ownerToken), 409, 'locale_has_translations');
+
+    expect((await req('DELETE', `${base(s)}/locales/de?delete_translations=true`, undefined, s.ownerToken)).status).toBe(204);
+    expect((await req('GET', `${base(s)}/products/${p.body.data.id}`, undefined, s.ownerToken)).body.data.translations).toEqual({});
+    // Added again, it starts empty, and with no translation it may become the default.
+    await req('POST', `${base(s)}/locales`, { locale: 'de' }, s.ownerToken);
+    expect((await req('PATCH', `${base(s)}/locales/de`, { default: true }, s.ownerToken)).status).toBe(200);
+  });
+});
