@@ -186,3 +186,45 @@ describe('store locales that translations use', () => {
     expect((await req('PATCH', `${base(s)}/locales/de`, { default: true }, s.ownerToken)).status).toBe(200);
   });
 });
+
+describe('translation status', () => {
+  it('counts per kind what is missing or outdated in a locale and pages through those items', async () => {
+    const s = await createStoreFixture({ categories: ['shoes'] });
+    await req('POST', `${base(s)}/locales`, { locale: 'de' }, s.ownerToken);
+    const done = await req('POST', `${base(s)}/products`, { name: 'Done', price: 1, category_slugs: ['shoes'], translations: { de: { name: 'Fertig' } } }, s.ownerToken);
+    const stale = await req('POST', `${base(s)}/products`, { name: 'Stale', description: 'Old text', price: 1, category_slugs: ['shoes'], translations: { de: { name: 'Alt', description: 'Alter Text' } } }, s.ownerToken);
+    const none = await req('POST', `${base(s)}/products`, { name: 'None', price: 1, category_slugs: ['shoes'], options: [{ name: 'Size', values: ['S'] }] }, s.ownerToken);
+    await req('PUT', `${base(s)}/products/${stale.body.data.id}`, { description: 'New text' }, s.ownerToken);
+
+    const status = await req('GET', `${base(s)}/translations/status?locale=de&limit=2`, undefined, s.ownerToken);
+    expect(status.status).toBe(200);
+    expect(status.body.meta).toMatchObject({
+      locale: 'de',
+      limit: 2,
+      has_more: true,
+      counts: { product: { total: 3, missing: 1, outdated: 1, todo: 2 }, category: { total: 1, missing: 1, outdated: 0, todo: 1 }, attribute: { total: 0, todo: 0 } },
+    });
+    const ids = [stale.body.data.id, none.body.data.id].sort();
+    expect(status.body.data.map((i: any) => i.id)).toEqual(ids);
+    expect(status.body.data.find((i: any) => i.id === none.body.data.id)).toEqual({ kind: 'product', id: none.body.data.id, name: 'None', missing_fields: ['name', 'options.Size'], outdated_fields: [] });
+    expect(status.body.data.find((i: any) => i.id === stale.body.data.id)).toMatchObject({ missing_fields: [], outdated_fields: ['description'] });
+    expect(status.body.data.some((i: any) => i.id === done.body.data.id)).toBe(false);
+
+    const next = await req('GET', `${base(s)}/translations/status?locale=de&limit=2&after=${status.body.meta.next_cursor}`, undefined, s.ownerToken);
+    expect(next.body.data).toEqual([{ kind: 'category', id: expect.any(String), name: 'shoes', missing_fields: ['name'], outdated_fields: [] }]);
+    expect(next.body.meta.has_more).toBe(false);
+
+    const onlyCategories = await req('GET', `${base(s)}/translations/status?locale=de&kind=category`, undefined, s.ownerToken);
+    expect(Object.keys(onlyCategories.body.meta.counts)).toEqual(['category']);
+    expect(expectProblem(await req('GET', `${base(s)}/translations/status?locale=en`, undefined, s.ownerToken), 422, 'validation_failed').errors).toEqual([
+      { field: 'locale', code: 'default_locale', message: expect.any(String) },
+    ]);
+
+    const gql = await t.graphql(
+      `query($s: ID!) { translationStatus(storeId: $s, locale: "de", kind: product, first: 1) { locale counts { kind todo } edges { node { kind name missingFields outdatedFields } } pageInfo { hasNextPage } } }`,
+      { s: s.storeId },
+      { token: s.ownerToken },
+    );
+    expect(gqlData(gql).translationStatus).toMatchObject({ locale: 'de', counts: [{ kind: 'product', todo: 2 }], pageInfo: { hasNextPage: true } });
+  });
+});
