@@ -15,6 +15,7 @@ import { CATALOG_LIMITS, limitExceeded } from '../limits';
 import { PageInput } from './productList';
 import { ATTRIBUTE_CODE, ATTRIBUTE_TYPES, type AttributeType, type AttributeValueOption, LISTED_TYPES, REFERENCE_TYPES, type ReferenceType } from './attributeValues';
 import { attributeView } from './views';
+import { markAttributeTranslations } from './translationMarks';
 
 const Name = z.string().trim().min(1).max(255);
 const Unit = z.string().trim().min(1).max(32);
@@ -201,6 +202,7 @@ export async function updateAttribute(ctx: RequestContext, storeId: string, idOr
       where: { id: current.id },
       data: { name: data.name ?? undefined, unit: next.unit, values: values as unknown as Prisma.InputJsonArray | undefined, referenceType: next.referenceType, filterable: data.filterable ?? undefined, public: data.public ?? undefined, version: { increment: 1 } },
     });
+    await markAttributeTranslations(t, attribute.id, current, attribute);
     emitAttributeEvent(t, 'attribute.updated', attribute, current);
     return attribute;
   });

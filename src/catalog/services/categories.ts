@@ -9,6 +9,7 @@ import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { ProductName } from './products';
 import { categoryView } from './views';
 import { slug } from './slugs';
+import { markCategoryTranslations } from './translationMarks';
 import { parseInput } from '../../platform/validation';
 
 /** Product inputs accept category slugs of up to 128 characters, so a longer one could never be used. */
@@ -91,6 +92,7 @@ export async function updateCategory(ctx: RequestContext, storeId: string, slugO
       if (!before) throw categoryNotFound(slugOrId);
       const current = await t.tx.category.findUniqueOrThrow({ where: { id: found.id } });
       const category = await t.tx.category.update({ where: { id: found.id }, data });
+      await markCategoryTranslations(t, category.id, current, category);
       emitCategoryEvent(t, 'category.updated', category, current);
       return category;
     });
