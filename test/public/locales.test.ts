@@ -4,6 +4,8 @@ import { addStoreLocale } from '../../src/catalog/services/localization';
 import { createProduct } from '../../src/catalog/services/products';
 import { generateVariants } from '../../src/catalog/services/variants';
 import { currentDatabase, db } from '../../src/platform/db/client';
+import { setProductTranslation } from '../../src/catalog/services/productTranslations';
+import type { ProductTranslationWrite } from '../../src/catalog/services/productTranslationWrites';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
@@ -16,12 +18,8 @@ let key: string;
 const ids: Record<string, string> = {};
 const ctx = () => testContext(undefined, { mode: 'test' });
 
-/** A translation as the translations API stores it (written straight to its table until that API exists). */
-async function translate(productId: string, locale: string, fields: Record<string, unknown>) {
-  const p = await db().product.findUniqueOrThrow({ where: { id: productId }, select: { storeId: true, mode: true } });
-  const text = [fields.name, fields.description].filter(Boolean).join(' ').toLowerCase();
-  await db().productTranslation.create({ data: { productId, storeId: p.storeId, mode: p.mode, locale, searchText: text, ...fields } });
-}
+/** A product's translation in one locale, written by the translations service (PUT …/translations/{locale}). */
+const translate = (productId: string, locale: string, fields: ProductTranslationWrite) => setProductTranslation(ctx(), store.storeId, productId, locale, fields);
 
 beforeAll(async () => {
   t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000' });
