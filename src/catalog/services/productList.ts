@@ -87,7 +87,7 @@ function translationMatchSql(storeId: string, mode: Mode, locales: string[], ter
 
 /**
  * The WHERE clause of a product list: every filter maps to an indexed predicate. `search: false` leaves the search
- * words out (the two sides of a search in a locale add them each their way, see searchSidesSql).
+ * words out (the sides of a search in a locale add them each their way, see searchSidesSql).
  */
 function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = [], search = true): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
@@ -144,7 +144,7 @@ function rankedSearchIdsSql(sides: SearchSides, search: string, perPage: number,
   const sideGroup = (side: SearchSide, rank: number, condition: (name: Prisma.Sql) => Prisma.Sql) =>
     Prisma.sql`(SELECT p.id, ${Prisma.raw(String(rank))} AS rank, p.created_at FROM ${side.from} WHERE ${side.where} AND ${condition(side.name)}
       ORDER BY p.created_at DESC, p.id DESC LIMIT ${reach})`;
-  // In a locale, each group is its two sides merged in created_at order (each side its own index-ordered scan).
+  // In a locale, each group is its sides merged in created_at order (each side its own index-ordered scan).
   const group = (rank: number, condition: (name: Prisma.Sql) => Prisma.Sql) =>
     sides.length === 1
       ? sideGroup(sides[0], rank, condition)
