@@ -6,8 +6,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
-import { type LocalizedProduct, localizeProduct, pageLocale, pageTranslations, requestLocaleChain } from '../services/localizedReads';
-import { productTranslationsFor } from '../services/translationRows';
+import { type LocalizedProduct, localizeProduct, pageLocale, pageTranslations, productLocaleChain, requestLocaleChain, type TranslatedText } from '../services/localizedReads';
 import { isUuid } from '../../kernel/ids';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import type { Facet } from '../services/attributeFilters';
@@ -42,14 +41,16 @@ const localized = new WeakMap<object, LocalizedProduct>();
 const LOCALE_ARG_DESCRIPTION =
   'A BCP 47 tag: fields come in the best of the store\'s locales by the fallback chain (the tag, its language alone, the store\'s default). Wins over Accept-Language; a tag the store lacks falls back, one that is not BCP 47 is refused (validation_failed)';
 
-/** The request's chain: the `locale` argument, else the Accept-Language header. Responses vary by that header either way. */
-function chainOf(ctx: GraphQLContext, storeId: string, locale: string | null | undefined) {
+/** The request's language: the `locale` argument, else the Accept-Language header. Responses vary by that header either way. */
+function localeRequest(ctx: GraphQLContext, locale: string | null | undefined) {
   ctx.setResponseHeader?.('Vary', 'Accept-Language');
-  return requestLocaleChain(ctx, storeId, { locale, acceptLanguage: ctx.acceptLanguage });
+  return { locale, acceptLanguage: ctx.acceptLanguage };
 }
 
+const chainOf = (ctx: GraphQLContext, storeId: string, locale: string | null | undefined) => requestLocaleChain(ctx, storeId, localeRequest(ctx, locale));
+
 /** Localizes loaded storefront rows (their variants too) by the chain; returns the locale the answer names, set as Content-Language. */
-function localizeRows<P extends { id: string; variants?: object[] }>(ctx: GraphQLContext, rows: P[], chain: string[], translations: Awaited<ReturnType<typeof pageTranslations>>) {
+function localizeRows<P extends { id: string; variants?: object[] }>(ctx: GraphQLContext, rows: P[], chain: string[], translations: Map<string, Map<string, TranslatedText>>) {
   const products = rows.map((row) => {
     const l = localizeProduct(row as unknown as Parameters<typeof localizeProduct>[0], chain, translations.get(row.id));
     localized.set(row, l);
@@ -240,13 +241,12 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }), locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }) },
     authScopes: capability('readStorefront'),
     resolve: async (query, _root, args, ctx) => {
-      // The product, the store's locales and every translation of the product (at most one per locale) at once.
-      const [product, chain, translations] = await Promise.all([
+      // The product beside the store's locales with every translation of the product (one statement).
+      const [product, { chain, byLocale }] = await Promise.all([
         getPublicProduct(ctx, ctx.storeId!, args.id, query),
-        chainOf(ctx, ctx.storeId!, args.locale),
-        isUuid(args.id) ? productTranslationsFor(ctx, [args.id]) : new Map(),
+        productLocaleChain(ctx, ctx.storeId!, isUuid(args.id) ? args.id : null, localeRequest(ctx, args.locale)),
       ]);
-      localizeRows(ctx, [product as typeof product & { variants?: object[] }], chain, translations);
+      localizeRows(ctx, [product as typeof product & { variants?: object[] }], chain, new Map([[product.id, byLocale]]));
       return product;
     },
   }),

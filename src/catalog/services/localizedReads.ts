@@ -16,14 +16,33 @@ import { type OptionTranslations, type ProductTranslation, productTranslationsFo
  * Content-Language says which locale it got). Accept-Language never fails: what cannot be read is ignored.
  */
 export async function requestLocaleChain(ctx: RequestContext, storeId: string, request: LocaleRequest): Promise<string[]> {
-  let locale: string | undefined;
-  if (request.locale != null) {
-    const r = canonicalLocale(request.locale, 'locale');
-    if ('error' in r) throw validationError([r.error]);
-    locale = r.locale;
-  }
+  const locale = explicitLocale(request);
   const store = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { defaultLocale: true, locales: true } });
   return localeChain(store, { locale, acceptLanguage: request.acceptLanguage });
+}
+
+/** The request's `locale` in canonical form; one that is not BCP 47 is 422 naming `locale`. */
+function explicitLocale(request: LocaleRequest): string | undefined {
+  if (request.locale == null) return undefined;
+  const r = canonicalLocale(request.locale, 'locale');
+  if ('error' in r) throw validationError([r.error]);
+  return r.locale;
+}
+
+/**
+ * One product's chain and its translations in one statement: the store's locales with every translation of the
+ * product (at most one per locale), so a read adds one statement, run beside the product's.
+ */
+export async function productLocaleChain(ctx: RequestContext, storeId: string, productId: string | null, request: LocaleRequest) {
+  const locale = explicitLocale(request);
+  const [row] = await ctx.db.$queryRaw<{ default_locale: string; locales: string[]; translations: TranslatedText[] }[]>`
+    SELECT s.default_locale, s.locales,
+      coalesce(json_agg(json_build_object('locale', t.locale, 'name', t.name, 'description', t.description, 'options', t.options, 'attributes', t.attributes))
+        FILTER (WHERE t.locale IS NOT NULL), '[]') AS translations
+    FROM stores s LEFT JOIN product_translations t ON t.product_id = ${productId}::uuid
+    WHERE s.id = ${storeId}::uuid GROUP BY s.id`;
+  const chain = localeChain({ defaultLocale: row.default_locale, locales: row.locales }, { locale, acceptLanguage: request.acceptLanguage });
+  return { chain, byLocale: new Map(row.translations.map((t) => [t.locale, t])) };
 }
 
 /** The locales of the chain whose translations are read: all but the default, which is the product's own text. */
@@ -32,6 +51,9 @@ export const translatedLocales = (chain: readonly string[]) => chain.slice(0, -1
 /** The translations of a page of products in the chain's locales: one query, none when the chain is the default alone. */
 export const pageTranslations = (ctx: RequestContext, productIds: readonly string[], chain: readonly string[]) =>
   productTranslationsFor(ctx, productIds, translatedLocales(chain));
+
+/** What a storefront read takes of a translation. */
+export type TranslatedText = Pick<ProductTranslation, 'locale' | 'name' | 'description' | 'options' | 'attributes'>;
 
 interface ProductText {
   name: string;
@@ -57,11 +79,11 @@ export interface LocalizedProduct {
  * Picks each field from the first locale of the chain that has it. `translations` holds the product's rows by
  * locale (those of the chain's translated locales; any other is ignored).
  */
-export function localizeProduct(p: ProductText, chain: readonly string[], translations: Map<string, ProductTranslation> | undefined): LocalizedProduct {
+export function localizeProduct(p: ProductText, chain: readonly string[], translations: Map<string, TranslatedText> | undefined): LocalizedProduct {
   const rows = translatedLocales(chain).flatMap((l) => (translations?.get(l) ? [translations.get(l)!] : []));
   const used = new Set<string>();
   /** The first translated value `read` finds along the chain, else `fallback` (the default locale's). */
-  const pick = <T>(read: (t: ProductTranslation) => T | null | undefined, fallback: T): T => {
+  const pick = <T>(read: (t: TranslatedText) => T | null | undefined, fallback: T): T => {
     for (const t of rows) {
       const v = read(t);
       if (v != null) {
@@ -71,7 +93,7 @@ export function localizeProduct(p: ProductText, chain: readonly string[], transl
     }
     return fallback;
   };
-  const optionsOf = (t: ProductTranslation) => (t.options ?? {}) as OptionTranslations;
+  const optionsOf = (t: TranslatedText) => (t.options ?? {}) as OptionTranslations;
   const options = (Array.isArray(p.options) ? (p.options as ProductOption[]) : []).map((o) => ({
     name: pick((t) => optionsOf(t)[o.name]?.name, o.name),
     values: o.values.map((v) => pick((t) => optionsOf(t)[o.name]?.values?.[v], v)),

@@ -179,7 +179,7 @@ type SearchSides = [SearchSide, ...SearchSide[]];
 /**
  * Where a list's matches come from. Without search locales, one side: the products. With them, a side per locale:
  * the products whose translation in that locale has every word, and neither their own text nor their translation
- * in an earlier locale of the chain does, ranked by their name in that locale. The sides never share a product, so
+ * in an earlier locale of the chain does, ranked by their name in that locale (by '' without one). The sides never share a product, so
  * their matches are added, not de-duplicated, and each keeps its own index-ordered plan (the product trigram index
  * and created_at order; the translation trigram index, or the created_at order probing each product's translation
  * by its key).
@@ -200,7 +200,9 @@ function searchSidesSql(storeId: string, mode: Mode, f: z.output<typeof ProductF
           ? Prisma.empty
           : Prisma.sql` AND NOT EXISTS (SELECT 1 FROM product_translations e WHERE e.product_id = p.id AND ${translationMatchSql(storeId, mode, locales.slice(0, i), terms, 'e')})`
       }`,
-      name: Prisma.sql`coalesce(t.name, p.name)`,
+      // Its translated name ('' without one: then its own name cannot hold the words, or its own text would have
+      // matched): the expression of product_translations_name_prefix_idx, which the name groups read.
+      name: Prisma.sql`coalesce(t.name, '')`,
     })),
   ];
 }
