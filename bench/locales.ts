@@ -178,6 +178,12 @@ page's translations in the chain's locales (one statement for the whole page, be
 a locale reads a second side beside the products: the translations in that locale whose text has every word (the
 trigram index \`product_translations_search_idx\`) joined to their products, each ranking group merging both sides in
 created_at order (src/catalog/services/productList.ts).
+
+Earlier, the same day: without \`product_translations_name_prefix_idx\` the name groups of a search in a locale
+joined every translation with the words to every product by hash (a sequential scan of the catalog per group):
+a common German word took 445.90 ms p50 against 35.25 ms, 12.65x. With the index those groups read the few
+names that qualify. A read's store locales and translations were two statements beside the product's (1.13x in
+one run, 1.04x in another); they are one now.
 `;
   writeFileSync(path.join(ROOT, 'bench/results/locales.md'), md);
   log('wrote bench/results/locales.md');
