@@ -1,5 +1,5 @@
 /**
- * Translations of a store's configuration shared by both catalogs: a category's name, an attribute's name and
+ * Translations of a store's configuration shared by both catalogs (and the read of any resource's translations): a category's name, an attribute's name and
  * its value labels (dropdown, multiselect, swatch; by value code). One locale is set whole or removed at a time;
  * each write records translation.updated or translation.deleted (live events, as the resources' own) with a
  * change per locale and field. Outdated marks come from the resources' updates (translationMarks.ts).
@@ -15,7 +15,8 @@ import { isUuid } from '../../kernel/ids';
 import { attributeNotFound } from './attributes';
 import { categoryNotFound } from './categories';
 import { storeLocalesOf, translationChanges, translationLocale } from './translations';
-import { attributeTranslationsView, attributeView, categoryTranslationsView, categoryView } from './views';
+import { attributeTranslationsView, attributeView, categoryTranslationsView, categoryView, productTranslationsView } from './views';
+import { catalogOf } from './catalogScope';
 
 const label = z.string().trim().min(1, 'must not be empty; null removes it').max(255).nullable().optional();
 /** A GET's read-only fields sent back are ignored. */
@@ -127,4 +128,26 @@ export async function removeAttributeTranslation(ctx: RequestContext, storeId: s
     await t.tx.attributeTranslation.delete({ where: { attributeId_locale: { attributeId: before.id, locale: c.locale } } });
     return afterAttributeWrite(t, storeId, before, 'translation.deleted');
   });
+}
+
+/** What a translation names: a product of the request's catalog (by id), a category (id or slug) or an attribute (id or code). */
+export type TranslationTarget = { kind: 'product' | 'category' | 'attribute'; ref: string };
+
+/** A resource's translations by locale, as the merchant API shows them on it. */
+export async function readTranslations(ctx: RequestContext, storeId: string, target: TranslationTarget): Promise<Record<string, Record<string, unknown>>> {
+  await storeLocalesOf(ctx.db, storeId);
+  const byRef = (ref: string, key: 'slug' | 'code') => (isUuid(ref) ? { id: ref } : { [key]: ref });
+  if (target.kind === 'product') {
+    const p = isUuid(target.ref) ? await ctx.db.product.findFirst({ where: { id: target.ref, ...catalogOf(ctx, storeId) }, select: { translations: ORDER } }) : null;
+    if (!p) throw notFound('Product');
+    return productTranslationsView(p.translations);
+  }
+  if (target.kind === 'category') {
+    const c = await ctx.db.category.findFirst({ where: { storeId, ...byRef(target.ref, 'slug') }, select: { translations: ORDER } });
+    if (!c) throw categoryNotFound(target.ref);
+    return categoryTranslationsView(c.translations);
+  }
+  const a = await ctx.db.attribute.findFirst({ where: { storeId, ...byRef(target.ref, 'code') }, select: { translations: ORDER } });
+  if (!a) throw attributeNotFound(target.ref);
+  return attributeTranslationsView(a.translations);
 }
