@@ -322,11 +322,11 @@ export const attributeRoutes: RestRoute[] = [
     operationId: 'setAttributeTranslation',
     summary: "Set an attribute's name and value labels in one locale (replace)",
     auth: 'dashboard',
-    operation: `mutation SetAttributeTranslation($storeId: ID!, $attribute: String!, $locale: String!, $translation: AttributeTranslationInput!) {
-      setAttributeTranslation(storeId: $storeId, attribute: $attribute, locale: $locale, translation: $translation) { ${ATTRIBUTE_FIELDS} } }`,
+    operation: `mutation SetAttributeTranslation($storeId: ID!, $attribute: String!, $locale: String!, $input: AttributeTranslationInput!) {
+      setAttributeTranslation(storeId: $storeId, attribute: $attribute, locale: $locale, translation: $input) { ${ATTRIBUTE_FIELDS} } }`,
     variables: ({ params, body: b }) => {
       const writable = Object.fromEntries(Object.entries(requireObject(b)).filter(([k]) => !TRANSLATION_READ_ONLY.includes(k)));
-      return { storeId: params.storeId, attribute: params.attribute, locale: params.locale, translation: camelizeKeys(writable, new Set(['values'])) };
+      return { storeId: params.storeId, attribute: params.attribute, locale: params.locale, input: camelizeKeys(writable, new Set(['values'])) };
     },
     respond: (data) => ({ body: { data: data.setAttributeTranslation } }),
     openapi: {
