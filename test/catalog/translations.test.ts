@@ -228,3 +228,40 @@ describe('translation status', () => {
     expect(gqlData(gql).translationStatus).toMatchObject({ locale: 'de', counts: [{ kind: 'product', todo: 2 }], pageInfo: { hasNextPage: true } });
   });
 });
+
+describe('category and attribute translations', () => {
+  it('translate names and value labels, are marked outdated when those change, and record their history', async () => {
+    const s = await createStoreFixture({ categories: ['shoes'] });
+    await req('POST', `${base(s)}/locales`, { locale: 'de' }, s.ownerToken);
+    const attr = await req('POST', `${base(s)}/attributes`, { code: 'material', name: 'Material', type: 'dropdown', values: [{ value: 'cotton', name: 'Cotton' }, { value: 'linen', name: 'Linen' }] }, s.ownerToken);
+    const url = `${base(s)}/attributes/material/translations/de`;
+
+    const set = await req('PUT', url, { name: 'Material', values: { cotton: 'Baumwolle' } }, s.ownerToken);
+    expect(set.status).toBe(200);
+    expect(set.body.data.translations.de).toMatchObject({ name: 'Material', values: { cotton: 'Baumwolle' }, outdated: false });
+    expect(set.body.data.version).toBe(attr.body.data.version + 1);
+    expect(expectProblem(await req('PUT', url, { values: { wool: 'Wolle' } }, s.ownerToken), 422, 'validation_failed').errors).toEqual([
+      { field: 'values.wool', code: 'unknown_value', message: expect.any(String) },
+    ]);
+
+    await req('PATCH', `${base(s)}/attributes/material`, { values: [{ value: 'cotton', name: 'Organic cotton' }, { value: 'linen', name: 'Linen' }] }, s.ownerToken);
+    expect((await req('GET', `${base(s)}/attributes/material`, undefined, s.ownerToken)).body.data.translations.de.outdated_fields).toEqual(['values.cotton']);
+    expect((await req('PUT', url, { name: 'Material', values: { cotton: 'Bio-Baumwolle' } }, s.ownerToken)).body.data.translations.de.outdated).toBe(false);
+
+    const category = `mutation($s: ID!, $n: String) { setCategoryTranslation(storeId: $s, category: "shoes", locale: "de", translation: {name: $n}) { name translations } }`;
+    expect(gqlData(await t.graphql(category, { s: s.storeId, n: 'Schuhe' }, { token: s.ownerToken })).setCategoryTranslation.translations.de).toMatchObject({ name: 'Schuhe', outdated: false });
+    await t.graphql(`mutation($s: ID!) { updateCategory(storeId: $s, category: "shoes", input: {name: "Shoes"}) { id } }`, { s: s.storeId }, { token: s.ownerToken });
+    const status = await req('GET', `${base(s)}/translations/status?locale=de&kind=category`, undefined, s.ownerToken);
+    expect(status.body.data).toEqual([expect.objectContaining({ kind: 'category', name: 'Shoes', missing_fields: [], outdated_fields: ['name'] })]);
+
+    const history = (await req('GET', `${base(s)}/changes?type=translation.updated`, undefined, s.ownerToken)).body.data;
+    expect(history.map((e: any) => [e.resource.type, e.mode, e.changes.map((c: any) => c.field)])).toEqual([
+      ['category', 'live', ['translations.de.name']],
+      ['attribute', 'live', ['translations.de.values.cotton']],
+      ['attribute', 'live', ['translations.de.name', 'translations.de.values.cotton']],
+    ]);
+    expect((await req('DELETE', url, undefined, s.ownerToken)).status).toBe(204);
+    const removed = await t.graphql(`mutation($s: ID!) { removeCategoryTranslation(storeId: $s, category: "shoes", locale: "de") { translations } }`, { s: s.storeId }, { token: s.ownerToken });
+    expect(gqlData(removed).removeCategoryTranslation.translations).toEqual({});
+  });
+});

@@ -6,6 +6,8 @@ import { AppError } from '../../platform/errors';
 import { removeProductTranslation, setProductTranslation } from '../services/productTranslations';
 import { type KindCount, STATUS_PAGE, type StatusItem, translationStatus } from '../services/translationStatus';
 import { TRANSLATION_KINDS } from '../services/translations';
+import { type AttributeTranslationWrite, removeAttributeTranslation, removeCategoryTranslation, setAttributeTranslation, setCategoryTranslation } from '../services/configTranslations';
+import { attributeTranslationsView, categoryTranslationsView } from '../services/views';
 
 const TranslationSeoInput = builder.inputType('TranslationSeoInput', {
   fields: (t) => ({
@@ -128,3 +130,72 @@ builder.queryField('translationStatus', (t) =>
     },
   ),
 );
+
+builder.prismaObjectFields('Category', (t) => ({
+  translations: t.field({
+    type: 'JSON',
+    description: 'Its name by locale: {"de": {name, outdated, outdated_fields, updated_at}}',
+    select: { translations: { orderBy: { locale: 'asc' } } },
+    resolve: (c) => categoryTranslationsView(c.translations),
+  }),
+}));
+
+builder.prismaObjectFields('Attribute', (t) => ({
+  translations: t.field({
+    type: 'JSON',
+    description: 'Its name and value labels (by value code) by locale: {"de": {name, values, outdated, outdated_fields, updated_at}}',
+    select: { translations: { orderBy: { locale: 'asc' } } },
+    resolve: (a) => attributeTranslationsView(a.translations),
+  }),
+}));
+
+const CategoryTranslationInput = builder.inputType('CategoryTranslationInput', { fields: (t) => ({ name: t.string() }) });
+const AttributeTranslationInput = builder.inputType('AttributeTranslationInput', {
+  fields: (t) => ({
+    name: t.string(),
+    values: t.field({ type: 'JSON', description: 'Value labels by value code: {"cotton": "Baumwolle"}; a code the attribute lacks is 422 unknown_value' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  setCategoryTranslation: t.prismaField({
+    type: 'Category',
+    description: "Sets a category's name in one of the store's further locales (by id or slug); writing it clears its outdated mark. Needs manage_products.",
+    args: { storeId: t.arg.id({ required: true }), category: t.arg.string({ required: true, description: 'Its id or slug' }), locale: t.arg.string(LOCALE_ARG), translation: t.arg({ type: CategoryTranslationInput, required: true }) },
+    authScopes: (_root, args) => capability('manageCatalog', String(args.storeId)),
+    resolve: async (query, _root, args, ctx) => {
+      const { id } = await setCategoryTranslation(ctx, String(args.storeId), args.category, args.locale, present(args.translation));
+      return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  removeCategoryTranslation: t.prismaField({
+    type: 'Category',
+    description: "Removes a category's translation in a locale (404 when it has none there). Needs manage_products.",
+    args: { storeId: t.arg.id({ required: true }), category: t.arg.string({ required: true, description: 'Its id or slug' }), locale: t.arg.string(LOCALE_ARG) },
+    authScopes: (_root, args) => capability('manageCatalog', String(args.storeId)),
+    resolve: async (query, _root, args, ctx) => {
+      const { id } = await removeCategoryTranslation(ctx, String(args.storeId), args.category, args.locale);
+      return ctx.db.category.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  setAttributeTranslation: t.prismaField({
+    type: 'Attribute',
+    description: "Sets an attribute's name and value labels in one of the store's further locales whole (by id or code); writing them clears their outdated marks. Needs manage_products.",
+    args: { storeId: t.arg.id({ required: true }), attribute: t.arg.string({ required: true, description: 'Its id or code' }), locale: t.arg.string(LOCALE_ARG), translation: t.arg({ type: AttributeTranslationInput, required: true }) },
+    authScopes: (_root, args) => capability('manageCatalog', String(args.storeId)),
+    resolve: async (query, _root, args, ctx) => {
+      const { id } = await setAttributeTranslation(ctx, String(args.storeId), args.attribute, args.locale, present(args.translation) as AttributeTranslationWrite);
+      return ctx.db.attribute.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  removeAttributeTranslation: t.prismaField({
+    type: 'Attribute',
+    description: "Removes an attribute's translation in a locale (404 when it has none there). Needs manage_products.",
+    args: { storeId: t.arg.id({ required: true }), attribute: t.arg.string({ required: true, description: 'Its id or code' }), locale: t.arg.string(LOCALE_ARG) },
+    authScopes: (_root, args) => capability('manageCatalog', String(args.storeId)),
+    resolve: async (query, _root, args, ctx) => {
+      const { id } = await removeAttributeTranslation(ctx, String(args.storeId), args.attribute, args.locale);
+      return ctx.db.attribute.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+}));

@@ -286,12 +286,12 @@ export const merchantProductRoutes: RestRoute[] = [
     auth: 'dashboard',
     openapi: productOpenapi.setProductTranslation,
     operation: withFragment(`
-      mutation SetProductTranslation($storeId: ID!, $productId: ID!, $locale: String!, $translation: ProductTranslationInput!) {
-        setProductTranslation(storeId: $storeId, productId: $productId, locale: $locale, translation: $translation) { ...RestProduct }
+      mutation SetProductTranslation($storeId: ID!, $productId: ID!, $locale: String!, $input: ProductTranslationInput!) {
+        setProductTranslation(storeId: $storeId, productId: $productId, locale: $locale, translation: $input) { ...RestProduct }
       }`),
     variables: ({ params, body }) => {
       const writable = Object.fromEntries(Object.entries(requireObject(body)).filter(([k]) => !TRANSLATION_READ_ONLY.includes(k)));
-      return { storeId: params.storeId, productId: params.productId, locale: params.locale, translation: camelizeKeys(writable, TRANSLATION_OPAQUE) };
+      return { storeId: params.storeId, productId: params.productId, locale: params.locale, input: camelizeKeys(writable, TRANSLATION_OPAQUE) };
     },
     respond: (data) => productResponse(data.setProductTranslation),
   },
