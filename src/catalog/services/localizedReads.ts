@@ -94,13 +94,13 @@ export function localizeProduct(p: ProductText, chain: readonly string[], transl
     return fallback;
   };
   const optionsOf = (t: TranslatedText) => (t.options ?? {}) as OptionTranslations;
-  const options = (Array.isArray(p.options) ? (p.options as ProductOption[]) : []).map((o) => ({
+  const sourceOptions = Array.isArray(p.options) ? (p.options as ProductOption[]) : [];
+  const options = sourceOptions.map((o) => ({
     name: pick((t) => optionsOf(t)[o.name]?.name, o.name),
     values: o.values.map((v) => pick((t) => optionsOf(t)[o.name]?.values?.[v], v)),
   }));
-  const source = (Array.isArray(p.options) ? (p.options as ProductOption[]) : []);
-  const optionName = new Map(source.map((o, i) => [o.name, options[i].name]));
-  const optionValue = new Map(source.map((o, i) => [o.name, new Map(o.values.map((v, j) => [v, options[i].values[j]]))]));
+  const optionName = new Map(sourceOptions.map((o, i) => [o.name, options[i].name]));
+  const optionValue = new Map(sourceOptions.map((o, i) => [o.name, new Map(o.values.map((v, j) => [v, options[i].values[j]]))]));
   const attributes = Object.fromEntries(
     Object.entries((p.attributes ?? {}) as Record<string, unknown>).map(([code, value]) => [code, pick((t) => (t.attributes as Record<string, unknown> | null)?.[code], value)]),
   );
