@@ -15,7 +15,7 @@ import { isUuid } from '../../kernel/ids';
 import { attributeNotFound } from './attributes';
 import { categoryNotFound } from './categories';
 import { storeLocalesOf, translationChanges, translationLocale } from './translations';
-import { attributeTranslationsView, attributeView, categoryTranslationsView, categoryView, productTranslationsView } from './views';
+import { attributeTranslationsView, attributeView, BY_LOCALE, categoryTranslationsView, categoryView, productTranslationsView } from './views';
 import { catalogOf } from './catalogScope';
 
 const label = z.string().trim().min(1, 'must not be empty; null removes it').max(255).nullable().optional();
@@ -37,7 +37,7 @@ function checked<S extends z.ZodType>(store: { defaultLocale: string; locales: s
   return { locale: r.locale, input: parsed };
 }
 
-const ORDER = { orderBy: { locale: 'asc' } } as const;
+const ORDER = BY_LOCALE.translations;
 
 async function lockedCategory(t: TransactionContext, storeId: string, slugOrId: string) {
   const where = { storeId, ...(isUuid(slugOrId) ? { id: slugOrId } : { slug: { equals: slugOrId, mode: 'insensitive' as const } }) };
