@@ -10,7 +10,7 @@ import { notFound, validationError } from '../../platform/errors';
 import { transaction } from '../../platform/outbox/outbox';
 import { productBeforeWrite, writeProductVersion } from './products';
 import { emitProductTranslationEvent, type ProductTranslationWrite, type TranslationFieldNames, writeProductTranslations } from './productTranslationWrites';
-import { storeLocalesOf, translationLocale } from './translations';
+import { lockedStoreLocales, translationLocale } from './translations';
 import { BY_LOCALE } from './views';
 
 type ProductQuery = { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect };
@@ -21,8 +21,8 @@ const ONE_LOCALE: TranslationFieldNames = { locale: () => 'locale', prefix: () =
 
 /** Sets the product's translation in one of the store's further locales whole (fields left out have none). */
 export async function setProductTranslation(ctx: RequestContext, storeId: string, productId: string, locale: string, input: ProductTranslationWrite, query: ProductQuery = {}) {
-  const store = await storeLocalesOf(ctx.db, storeId);
   return transaction(ctx, async (t) => {
+    const store = await lockedStoreLocales(t, storeId);
     const before = await productBeforeWrite(t, storeId, productId, BY_LOCALE);
     const changed = await writeProductTranslations(t, store, before, { [locale]: input }, { replace: true, names: ONE_LOCALE });
     if (!changed) return t.tx.product.findUniqueOrThrow({ ...query, where: { id: productId } });
@@ -34,10 +34,10 @@ export async function setProductTranslation(ctx: RequestContext, storeId: string
 
 /** Removes the product's translation in a locale; one it lacks is 404. */
 export async function removeProductTranslation(ctx: RequestContext, storeId: string, productId: string, locale: string, query: ProductQuery = {}) {
-  const store = await storeLocalesOf(ctx.db, storeId);
-  const r = translationLocale(store, locale, 'locale');
-  if ('error' in r) throw validationError([r.error]);
   return transaction(ctx, async (t) => {
+    const store = await lockedStoreLocales(t, storeId);
+    const r = translationLocale(store, locale, 'locale');
+    if ('error' in r) throw validationError([r.error]);
     const before = await productBeforeWrite(t, storeId, productId, BY_LOCALE);
     if (!before.translations.some((x) => x.locale === r.locale)) throw notFound(`Translation in ${r.locale}`);
     await writeProductTranslations(t, store, before, { [r.locale]: null }, { replace: true, names: ONE_LOCALE });
