@@ -13,7 +13,6 @@ const base = (s: StoreFixture) => `/api/v1/merchant/stores/${s.storeId}`;
 const req = (method: string, path: string, body?: unknown, token = a.ownerToken) => t.request(method, path, { token, body });
 
 let productId: string;
-let careAttribute: string;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -21,7 +20,6 @@ beforeAll(async () => {
   for (const locale of ['de', 'fr']) expect((await req('POST', `${base(a)}/locales`, { locale })).status).toBe(201);
   const care = await req('POST', `${base(a)}/attributes`, { code: 'care', name: 'Care', type: 'plain_text' });
   const material = await req('POST', `${base(a)}/attributes`, { code: 'material', name: 'Material', type: 'dropdown', values: [{ value: 'cotton', name: 'Cotton' }, { value: 'linen', name: 'Linen' }] });
-  careAttribute = care.body.data.id;
   const type = await req('POST', `${base(a)}/product-types`, {
     name: 'Shirt',
     product_attributes: [{ attribute_id: care.body.data.id }, { attribute_id: material.body.data.id }],
@@ -164,7 +162,6 @@ describe('product translations', () => {
     expectProblem(await req('DELETE', `${productUrl()}/translations/fr`), 404, 'not_found');
     const history = (await req('GET', `${productUrl()}/changes?type=translation.deleted`)).body.data;
     expect(history[0].changes).toEqual(expect.arrayContaining([{ field: 'translations.fr.name', previous: 'Chemise', next: null }]));
-    void careAttribute;
   });
 });
 

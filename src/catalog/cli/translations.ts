@@ -45,7 +45,7 @@ export const translationCommands: CliCommand[] = [
       targetOf(f);
       if (!f.translation) throw new UsageError('--translation is required');
     },
-    examples: [`npm run cli -- translations set --store "Ana's" --product <id> --locale de --translation '{"name":"Bio-Hemd"}'`],
+    examples: [`npm run cli -- translations set --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --locale de --translation '{"name":"Bio-Hemd"}'`],
     run: async (f, ctx) => {
       const storeId = (await findStore(ctx, f.store)).id;
       const target = targetOf(f);

@@ -7,7 +7,7 @@ import { removeProductTranslation, setProductTranslation } from '../services/pro
 import { type KindCount, STATUS_PAGE, type StatusItem, translationStatus } from '../services/translationStatus';
 import { TRANSLATION_KINDS } from '../services/translations';
 import { type AttributeTranslationWrite, removeAttributeTranslation, removeCategoryTranslation, setAttributeTranslation, setCategoryTranslation } from '../services/configTranslations';
-import { attributeTranslationsView, categoryTranslationsView } from '../services/views';
+import { attributeTranslationsView, BY_LOCALE, categoryTranslationsView } from '../services/views';
 
 const TranslationSeoInput = builder.inputType('TranslationSeoInput', {
   fields: (t) => ({
@@ -135,7 +135,7 @@ builder.prismaObjectFields('Category', (t) => ({
   translations: t.field({
     type: 'JSON',
     description: 'Its name by locale: {"de": {name, outdated, outdated_fields, updated_at}}',
-    select: { translations: { orderBy: { locale: 'asc' } } },
+    select: BY_LOCALE,
     resolve: (c) => categoryTranslationsView(c.translations),
   }),
 }));
@@ -144,7 +144,7 @@ builder.prismaObjectFields('Attribute', (t) => ({
   translations: t.field({
     type: 'JSON',
     description: 'Its name and value labels (by value code) by locale: {"de": {name, values, outdated, outdated_fields, updated_at}}',
-    select: { translations: { orderBy: { locale: 'asc' } } },
+    select: BY_LOCALE,
     resolve: (a) => attributeTranslationsView(a.translations),
   }),
 }));

@@ -14,8 +14,8 @@ import { fieldErrorsOf } from '../../platform/validation';
 import { isUuid } from '../../kernel/ids';
 import { attributeNotFound } from './attributes';
 import { categoryNotFound } from './categories';
-import { storeLocalesOf, translationChanges, translationLocale } from './translations';
-import { attributeTranslationsView, attributeView, categoryTranslationsView, categoryView, productTranslationsView } from './views';
+import { lockedStoreLocales, storeLocalesOf, translationChanges, translationLocale } from './translations';
+import { attributeTranslationsView, attributeView, BY_LOCALE, categoryTranslationsView, categoryView, productTranslationsView } from './views';
 import { catalogOf } from './catalogScope';
 
 const label = z.string().trim().min(1, 'must not be empty; null removes it').max(255).nullable().optional();
@@ -37,7 +37,7 @@ function checked<S extends z.ZodType>(store: { defaultLocale: string; locales: s
   return { locale: r.locale, input: parsed };
 }
 
-const ORDER = { orderBy: { locale: 'asc' } } as const;
+const ORDER = BY_LOCALE.translations;
 
 async function lockedCategory(t: TransactionContext, storeId: string, slugOrId: string) {
   const where = { storeId, ...(isUuid(slugOrId) ? { id: slugOrId } : { slug: { equals: slugOrId, mode: 'insensitive' as const } }) };
@@ -61,8 +61,8 @@ const emitted = (t: TransactionContext, type: 'translation.updated' | 'translati
 
 /** Sets a category's name in one of the store's further locales. */
 export async function setCategoryTranslation(ctx: RequestContext, storeId: string, slugOrId: string, locale: string, input: CategoryTranslationWrite) {
-  const c = checked(await storeLocalesOf(ctx.db, storeId), locale, CategoryTranslationInput, input, () => []);
   return transaction(ctx, async (t) => {
+    const c = checked(await lockedStoreLocales(t, storeId), locale, CategoryTranslationInput, input, () => []);
     const before = await lockedCategory(t, storeId, slugOrId);
     const id = { categoryId_locale: { categoryId: before.id, locale: c.locale } };
     if (c.input.name == null) await t.tx.categoryTranslation.deleteMany({ where: { categoryId: before.id, locale: c.locale } });
@@ -76,8 +76,8 @@ export async function setCategoryTranslation(ctx: RequestContext, storeId: strin
 
 /** Sets an attribute's name and value labels in one of the store's further locales (values by code; others are 422). */
 export async function setAttributeTranslation(ctx: RequestContext, storeId: string, idOrCode: string, locale: string, input: AttributeTranslationWrite) {
-  const store = await storeLocalesOf(ctx.db, storeId);
   return transaction(ctx, async (t) => {
+    const store = await lockedStoreLocales(t, storeId);
     const before = await lockedAttribute(t, storeId, idOrCode);
     const codes = (before.values as { value: string }[]).map((v) => v.value);
     const c = checked(store, locale, AttributeTranslationInput, input, (parsed) =>
@@ -108,8 +108,8 @@ async function afterAttributeWrite(t: TransactionContext, storeId: string, befor
 
 /** Removes a category's translation in a locale; one it lacks is 404. */
 export async function removeCategoryTranslation(ctx: RequestContext, storeId: string, slugOrId: string, locale: string) {
-  const c = checked(await storeLocalesOf(ctx.db, storeId), locale, CategoryTranslationInput, {}, () => []);
   return transaction(ctx, async (t) => {
+    const c = checked(await lockedStoreLocales(t, storeId), locale, CategoryTranslationInput, {}, () => []);
     const before = await lockedCategory(t, storeId, slugOrId);
     if (!before.translations.some((x) => x.locale === c.locale)) throw notFound(`Translation in ${c.locale}`);
     await t.tx.categoryTranslation.delete({ where: { categoryId_locale: { categoryId: before.id, locale: c.locale } } });
@@ -121,8 +121,8 @@ export async function removeCategoryTranslation(ctx: RequestContext, storeId: st
 
 /** Removes an attribute's translation in a locale; one it lacks is 404. */
 export async function removeAttributeTranslation(ctx: RequestContext, storeId: string, idOrCode: string, locale: string) {
-  const c = checked(await storeLocalesOf(ctx.db, storeId), locale, AttributeTranslationInput, {}, () => []);
   return transaction(ctx, async (t) => {
+    const c = checked(await lockedStoreLocales(t, storeId), locale, AttributeTranslationInput, {}, () => []);
     const before = await lockedAttribute(t, storeId, idOrCode);
     if (!before.translations.some((x) => x.locale === c.locale)) throw notFound(`Translation in ${c.locale}`);
     await t.tx.attributeTranslation.delete({ where: { attributeId_locale: { attributeId: before.id, locale: c.locale } } });

@@ -10,21 +10,20 @@ import { notFound, validationError } from '../../platform/errors';
 import { transaction } from '../../platform/outbox/outbox';
 import { productBeforeWrite, writeProductVersion } from './products';
 import { emitProductTranslationEvent, type ProductTranslationWrite, type TranslationFieldNames, writeProductTranslations } from './productTranslationWrites';
-import { storeLocalesOf, translationLocale } from './translations';
-import { PRODUCT_VIEW_INCLUDE } from './views';
+import { lockedStoreLocales, translationLocale } from './translations';
+import { BY_LOCALE } from './views';
 
 type ProductQuery = { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect };
 
 /** In PUT …/translations/{locale}: the locale is the path's, the fields the body's own. */
 const ONE_LOCALE: TranslationFieldNames = { locale: () => 'locale', prefix: () => '' };
 
-const TRANSLATIONS = { translations: PRODUCT_VIEW_INCLUDE.translations };
 
 /** Sets the product's translation in one of the store's further locales whole (fields left out have none). */
 export async function setProductTranslation(ctx: RequestContext, storeId: string, productId: string, locale: string, input: ProductTranslationWrite, query: ProductQuery = {}) {
-  const store = await storeLocalesOf(ctx.db, storeId);
   return transaction(ctx, async (t) => {
-    const before = await productBeforeWrite(t, storeId, productId, TRANSLATIONS);
+    const store = await lockedStoreLocales(t, storeId);
+    const before = await productBeforeWrite(t, storeId, productId, BY_LOCALE);
     const changed = await writeProductTranslations(t, store, before, { [locale]: input }, { replace: true, names: ONE_LOCALE });
     if (!changed) return t.tx.product.findUniqueOrThrow({ ...query, where: { id: productId } });
     const after = await writeProductVersion(t, before, {}, query);
@@ -35,11 +34,11 @@ export async function setProductTranslation(ctx: RequestContext, storeId: string
 
 /** Removes the product's translation in a locale; one it lacks is 404. */
 export async function removeProductTranslation(ctx: RequestContext, storeId: string, productId: string, locale: string, query: ProductQuery = {}) {
-  const store = await storeLocalesOf(ctx.db, storeId);
-  const r = translationLocale(store, locale, 'locale');
-  if ('error' in r) throw validationError([r.error]);
   return transaction(ctx, async (t) => {
-    const before = await productBeforeWrite(t, storeId, productId, TRANSLATIONS);
+    const store = await lockedStoreLocales(t, storeId);
+    const r = translationLocale(store, locale, 'locale');
+    if ('error' in r) throw validationError([r.error]);
+    const before = await productBeforeWrite(t, storeId, productId, BY_LOCALE);
     if (!before.translations.some((x) => x.locale === r.locale)) throw notFound(`Translation in ${r.locale}`);
     await writeProductTranslations(t, store, before, { [r.locale]: null }, { replace: true, names: ONE_LOCALE });
     const after = await writeProductVersion(t, before, {}, query);

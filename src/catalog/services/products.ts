@@ -19,7 +19,7 @@ import { productTypeForWrite, unknownReferenceErrors } from './attributeDefiniti
 import { attributesWithoutType, checkAttributeValues } from './attributeValues';
 import { markProductTranslations, productSourceIfTranslated } from './translationMarks';
 import { emitProductTranslationEvent, IN_PRODUCT_WRITE, writeProductTranslations } from './productTranslationWrites';
-import { storeLocalesOf } from './translations';
+import { lockedStoreLocales } from './translations';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 type Tx = Prisma.TransactionClient;
@@ -216,7 +216,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
       },
     });
-    if (!data.translations || !(await writeProductTranslations(t, await storeLocalesOf(t.tx, storeId), product, data.translations, { replace: false, names: IN_PRODUCT_WRITE }))) {
+    if (!data.translations || !(await writeProductTranslations(t, await lockedStoreLocales(t, storeId), product, data.translations, { replace: false, names: IN_PRODUCT_WRITE }))) {
       emitProductEvent(t, 'product.created', product);
       return product;
     }
@@ -402,6 +402,8 @@ export async function updateProduct(
   const data = parseInput(ProductUpdateInput, input);
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
+    // Before the product's lock, as a locale removal takes the store's before the translations' rows.
+    const locales = data.translations ? await lockedStoreLocales(t, storeId) : undefined;
     // Categories are read only when the update sets them (undefined leaves them out of the read).
     const parts = { variants: { select: { sku: true } }, categories: data.categorySlugs !== undefined ? PRODUCT_VIEW_INCLUDE.categories : undefined };
     const before = await productBeforeWrite(t, storeId, id, parts as { variants: { select: { sku: true } }; categories: typeof PRODUCT_VIEW_INCLUDE.categories });
@@ -414,7 +416,7 @@ export async function updateProduct(
     const { productTypeId: _type, attributes: _values, translations, ...otherFields } = data;
     const productChanged = scheduleChanged || attributesChanged || !changesNothing(before, otherFields);
     if (!productChanged) {
-      const translated = translations && (await translationsOfUpdate(t, storeId, before, translations, false, query));
+      const translated = translations && (await translationsOfUpdate(t, locales!, before, translations, false, query));
       // Nothing to change: no new version, so the caller's ETag stays valid.
       return translated?.after ?? t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
     }
@@ -451,7 +453,7 @@ export async function updateProduct(
     );
     // Translated after the product's own fields, so a name changed and translated at once is not outdated.
     const typeAfter = attributes?.productTypeId === undefined ? before.productTypeId : attributes.productTypeId;
-    const translated = translations && (await translationsOfUpdate(t, storeId, { ...before, productTypeId: typeAfter }, translations, true, query));
+    const translated = translations && (await translationsOfUpdate(t, locales!, { ...before, productTypeId: typeAfter }, translations, true, query));
     // The answer and both events show the translations written.
     const final = translated ? await t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id } }) : after;
     emitProductEvent(t, 'product.updated', final, { before });
@@ -462,13 +464,20 @@ export async function updateProduct(
 
 /**
  * The `translations` of an update, merged per locale into the stored ones (checked against the product with the
- * update's type; its options are written by their own route). When the update changes
- * nothing else, this is the write: the version moves and translation.updated is recorded here. Returns the
- * translations before it (and the product after it, when this was the write), or null when they changed nothing.
+ * update's type; its options are written by their own route). When the update changes nothing else, this is the
+ * write: the version moves and translation.updated is recorded here. Returns the translations before it (and the
+ * product after it, when this was the write), or null when they changed nothing.
  */
-async function translationsOfUpdate(t: TransactionContext, storeId: string, before: Awaited<ReturnType<typeof productBeforeWrite>>, translations: Record<string, unknown>, productChanged: boolean, query: ProductQuery) {
+async function translationsOfUpdate(
+  t: TransactionContext,
+  locales: { defaultLocale: string; locales: string[] },
+  before: Awaited<ReturnType<typeof productBeforeWrite>>,
+  translations: Record<string, unknown>,
+  productChanged: boolean,
+  query: ProductQuery,
+) {
   const previous = await t.tx.productTranslation.findMany({ where: { productId: before.id }, orderBy: { locale: 'asc' } });
-  if (!(await writeProductTranslations(t, await storeLocalesOf(t.tx, storeId), before, translations, { replace: false, names: IN_PRODUCT_WRITE }))) return null;
+  if (!(await writeProductTranslations(t, locales, before, translations, { replace: false, names: IN_PRODUCT_WRITE }))) return null;
   if (productChanged) return { previous, after: undefined };
   const after = await writeProductVersion(t, before, {}, query);
   emitProductTranslationEvent(t, 'translation.updated', after, previous);

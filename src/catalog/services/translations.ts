@@ -10,6 +10,7 @@ import { canonicalLocale } from '../../kernel/locales';
 import type { FieldError } from '../../platform/errors';
 import { notFound } from '../../platform/errors';
 import type { Prisma } from '../../platform/db/client';
+import type { TransactionContext } from '../../platform/outbox/outbox';
 import { isUuid } from '../../kernel/ids';
 
 export const TRANSLATION_KINDS = ['product', 'category', 'attribute'] as const;
@@ -34,7 +35,20 @@ export function translationLocale(store: StoreLocales, raw: string, field: strin
   return r;
 }
 
-/** The store's locales, for a translation write (pass its transaction's client) or read. */
+/**
+ * The store's locales for a translation write, held (FOR SHARE) to its commit: a locale removal (which locks the
+ * store's row for update) waits for the write and then finds its translations, or the write waits and finds the
+ * locale gone (422). Writes of one store share the lock.
+ */
+export async function lockedStoreLocales(t: TransactionContext, storeId: string): Promise<StoreLocales> {
+  const [store] = isUuid(storeId)
+    ? await t.tx.$queryRaw<StoreLocales[]>`SELECT default_locale AS "defaultLocale", locales FROM stores WHERE id = ${storeId}::uuid FOR SHARE`
+    : [];
+  if (!store) throw notFound('Store');
+  return store;
+}
+
+/** The store's locales, for a translation read. */
 export async function storeLocalesOf(db: Pick<Prisma.TransactionClient, 'store'>, storeId: string): Promise<StoreLocales & { id: string }> {
   const store = isUuid(storeId) ? await db.store.findUnique({ where: { id: storeId }, select: { id: true, defaultLocale: true, locales: true } }) : null;
   if (!store) throw notFound('Store');

@@ -6,6 +6,9 @@ import type { Prisma } from '../../platform/db/client';
 import { snakeToCamel } from '../../platform/naming';
 import { imageUrl } from './imageTypes';
 
+/** How a resource's translations are read for its view: by locale. */
+export const BY_LOCALE = { translations: { orderBy: { locale: 'asc' } } } as const;
+
 /** The bookkeeping every translation shows: whether (and which of) its fields are outdated, and when it was written. */
 type TranslationRow = { locale: string; outdatedFields: string[]; updatedAt: Date | string };
 const translationState = (r: TranslationRow) => ({ outdated: r.outdatedFields.length > 0, outdated_fields: r.outdatedFields, updated_at: new Date(r.updatedAt) });
@@ -350,7 +353,7 @@ export const PRODUCT_VIEW_INCLUDE = {
   images: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] },
   seo: true,
   _count: { select: { variants: true } },
-  translations: { orderBy: { locale: 'asc' } },
+  ...BY_LOCALE,
 } as const satisfies Prisma.ProductInclude;
 
 export type ProductViewRow = Prisma.ProductGetPayload<{ include: typeof PRODUCT_VIEW_INCLUDE }>;
