@@ -33,6 +33,7 @@ import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
 import { attributeRoutes } from './catalog/rest/attributes';
 import { localizationRoutes } from './catalog/rest/localization';
+import { translationRoutes } from './catalog/rest/translations';
 import { changeRoutes } from './events/rest/changes';
 import { imageRoutes } from './catalog/rest/images';
 import { watchPartTypes } from './api/rest/multipart';
@@ -52,7 +53,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...localizationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -167,7 +168,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     };
     const { principal, session, staleCookie } = await authenticateDashboardOrSession(ctx, req.headers);
     if (staleCookie) sessionCookie.clear();
-    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie, setResponseHeader: (k, v) => void res.setHeader(k, v) };
+    return { ...ctx, mode, requestedMode: named, principal, session, sessionCookie, acceptLanguage: req.headers['accept-language'], setResponseHeader: (k, v) => void res.setHeader(k, v) };
   }
 
   /** Where the dashboard's page may load images from besides this origin: the object store's, when /uploads/ redirects there. */

@@ -9,10 +9,11 @@ import { storeCommands } from './access/cli/stores';
 import { categoryCommands } from './catalog/cli/categories';
 import { attributeCommands, productTypeCommands } from './catalog/cli/attributes';
 import { localizationCommands } from './catalog/cli/localization';
+import { translationCommands } from './catalog/cli/translations';
 import { testCatalogCommands } from './catalog/cli/testCatalog';
 import { uploadCommands } from './catalog/cli/uploads';
 import { tokenCommands, userCommands } from './access/cli/users';
 import { webhookCommands } from './events/cli/webhooks';
 
 /** Every CLI command, in the order help lists them. */
-export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...categoryCommands, ...attributeCommands, ...productTypeCommands, ...localizationCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands, ...productCommands, ...uploadCommands];
+export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...categoryCommands, ...attributeCommands, ...productTypeCommands, ...localizationCommands, ...translationCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands, ...productCommands, ...uploadCommands];

@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   'product_type.created',
   'product_type.updated',
   'product_type.deleted',
+  'translation.updated',
+  'translation.deleted',
   'api_key.created',
   'api_key.rolled',
   'api_key.revoked',

@@ -56,6 +56,7 @@ export const STATUS_BY_CODE = {
   currency_taken: 409,
   default_locale_not_removable: 409,
   default_currency_not_removable: 409,
+  locale_has_translations: 409,
   product_archived: 409,
   endpoint_disabled: 409,
   idempotency_key_in_progress: 409,

@@ -65,6 +65,7 @@ describe('attributes over REST', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       version: 1,
+      translations: {},
     });
     const id = created.body.data.id;
     expect((await t.request('GET', `${attrs(a)}/${c}`, { token: a.ownerToken })).body.data).toEqual(created.body.data);

@@ -35,6 +35,7 @@ beforeAll(async () => {
   const productType = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/product-types`, { token: a.ownerToken, body: { name: 'Base type' } });
   productTypeId = productType.body.data.id;
   partnerKey = (await createKey(t, a, { type: 'secret', mode: 'live', scopes: ['products:read', 'products:write'] })).secret;
+  await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/locales`, { token: a.ownerToken, body: { locale: 'it' } });
 });
 afterAll(() => t.close());
 
@@ -139,6 +140,18 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     path: () => `/api/v1/merchant/stores/${a.storeId}/currencies`,
     valid: () => ({ currency: 'JPY' }),
     nest: (extra) => ({ currency: 'JPY', ...extra }),
+    prefix: '',
+  },
+  setProductTranslation: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}/translations/it`,
+    valid: () => ({ name: 'Basis' }),
+    nest: (extra) => ({ name: 'Basis', seo: { slug: 'basis', ...extra } }),
+    prefix: 'seo.',
+  },
+  setAttributeTranslation: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/attributes/${attributeId}/translations/it`,
+    valid: () => ({ name: 'Pflege' }),
+    nest: (extra) => ({ name: 'Pflege', ...extra }),
     prefix: '',
   },
   createAttribute: {

@@ -58,6 +58,7 @@ export const GROUPS: Record<string, string> = {
   'product-types': "A store's product types: which attributes apply to their products and to their variants",
   member: "A store's members and their permissions",
   locales: "A store's locales: its default one and up to 20 more (BCP 47 tags)",
+  translations: "Translations of a store's products, categories and attributes in its further locales, and what is left to translate",
   currencies: "A store's currencies: its default one (the store's currency) and up to 10 more (ISO 4217)",
   token: 'Dashboard bearer tokens',
   key: "A store's public API keys",

@@ -295,6 +295,12 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Make another of the store\'s locales the default first (PATCH …/locales/{locale} with {"default": true}), then remove this one.',
     example: '"en" is the store\'s default locale and cannot be removed; make another locale the default first',
   },
+  locale_has_translations: {
+    meaning:
+      'Translations use the locale (`locale`, with their count in `translations`): removing it would delete them, and making it the default would leave them beside the resources\' own fields, which hold the default locale\'s text.',
+    action: 'To remove it, send delete_translations=true (GraphQL deleteTranslations: true), which deletes them in the same write. To make it the default, remove its translations first (remove the locale with them, or each translation).',
+    example: '12 translations use the locale "de"; send delete_translations=true to delete them with it',
+  },
   default_currency_not_removable: {
     meaning: "The currency is the store's default currency (its `currency`, which every product's `price` is in) (`currency`).",
     action: 'Keep it: the default currency cannot be removed or changed.',

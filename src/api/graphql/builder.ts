@@ -42,6 +42,8 @@ export interface GraphQLContext extends RequestContext {
    * the operation runs once per key, as with a field's `idempotencyKey` argument.
    */
   idempotencyKey?: { key: string; fingerprint: string };
+  /** The request's Accept-Language header: the storefront reads answer in the best of the store's locales by it. */
+  acceptLanguage?: string;
   /** Sets a header on this request's response (a replayed write says so). */
   setResponseHeader?: (name: string, value: string) => void;
 }

@@ -81,6 +81,7 @@ export async function handleRest(
     const context: GraphQLContext = {
       ...ctx,
       idempotencyKey: key === null ? undefined : { key, fingerprint: restFingerprint(method, url, r, variableValues, !!route.multipart) },
+      acceptLanguage: req.headers['accept-language'],
       setResponseHeader: (name, value) => void res.setHeader(name, value),
     };
     const data = await pipeline.run(route.document, variableValues, context);

@@ -38,8 +38,17 @@ export function toProblem(err: unknown): Problem & { unexpected?: boolean } {
 
 const INTERNAL = { status: 500, code: 'internal_error', detail: 'An unexpected error occurred; quote the request id when reporting it' } as const;
 
-/** REST names fields in snake_case; a field the pipeline named by its variable (`$input.name`) is named as the body field. */
-const restField = (field: string) => field.replace(/^\$(?:input(?:\.|$))?/, '').split('.').map(camelToSnake).join('.') || '(body)';
+/**
+ * REST names fields in snake_case; a field the pipeline named by its variable (`$input.name`) is named as the body
+ * field. Only GraphQL's own names (lower camelCase) are renamed: a client's key in a path (an option "Size", a
+ * locale "de-AT") is named as sent.
+ */
+const restField = (field: string) =>
+  field
+    .replace(/^\$(?:input(?:\.|$))?/, '')
+    .split('.')
+    .map((segment) => (/^[a-z][A-Za-z0-9]*$/.test(segment) ? camelToSnake(segment) : segment))
+    .join('.') || '(body)';
 
 function fromAppError(e: AppError): Problem {
   const errors = e.errors?.map((f) => ({ ...f, field: restField(f.field) }));

@@ -78,7 +78,7 @@ builder.mutationFields((t) => ({
   }),
   setDefaultStoreLocale: t.field({
     type: StoreLocale,
-    description: "Makes one of the store's locales its default; the former default stays one of its locales. Needs manage_products.",
+    description: "Makes one of the store's locales its default; the former default stays one of its locales. One that translations use is locale_has_translations (409): remove them first. Needs manage_products.",
     args: { storeId: t.arg.id({ required: true }), locale: t.arg.string({ required: true }) },
     authScopes: (_root, args) => capability('manageCatalog', args.storeId),
     resolve: (_root, args, ctx) => localization.setDefaultStoreLocale(ctx, args.storeId, args.locale),
@@ -86,7 +86,7 @@ builder.mutationFields((t) => ({
   removeStoreLocale: t.field({
     type: StoreLocale,
     description:
-      'Removes a locale; the default cannot be removed (default_locale_not_removable, 409). deleteTranslations: true is needed when translations use the locale, and deletes them. Needs manage_products.',
+      'Removes a locale; the default cannot be removed (default_locale_not_removable, 409). deleteTranslations: true is needed when translations use the locale (else locale_has_translations, 409), and deletes them in the same write. Needs manage_products.',
     args: {
       storeId: t.arg.id({ required: true }),
       locale: t.arg.string({ required: true }),

@@ -11,6 +11,7 @@ import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import { ProductOptionInput } from './options';
+import { PRODUCT_VIEW_INCLUDE, productTranslationsView } from '../services/views';
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -45,6 +46,13 @@ const Product = builder.prismaObject('Product', {
     version: t.exposeInt('version'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    translations: t.field({
+      type: 'JSON',
+      description:
+        'Translations by locale: {"de": {name, description, seo {title, description, slug}, options, attributes, outdated, outdated_fields, updated_at}}; docs/locales-and-currencies.md',
+      select: { translations: PRODUCT_VIEW_INCLUDE.translations },
+      resolve: (p) => productTranslationsView(p.translations),
+    }),
   }),
 });
 
@@ -252,6 +260,9 @@ const SCHEDULE_DOC = {
   unpublishAt: 'RFC 3339 timestamp with offset, in the future and after publishAt: the scheduler unpublishes the product (status draft) then. Not on an archived product.',
 };
 
+const TRANSLATIONS_DOC =
+  'Translations by locale, {"de": {name, description, seo, options, attributes}}: merged per locale into the stored ones (a field null clears it), a locale null removes its translation. Locales: the store\'s further ones.';
+
 const ProductCreateInput = builder.inputType('ProductCreateInput', {
   extensions: inputRules((v) => fieldErrorsOf(products.ProductCreateInput, defined(v))),
   fields: (t) => ({
@@ -268,6 +279,7 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     unpublishAt: t.string({ description: SCHEDULE_DOC.unpublishAt }),
     productTypeId: t.id({ description: 'The product type whose attributes the product has; null: none (its attribute values are dropped)' }),
     attributes: t.field({ type: 'JSON', description: 'Attribute values by code; merged into the stored ones, null clears one. Checked against the product type (docs/attributes.md)' }),
+    translations: t.field({ type: 'JSON', description: TRANSLATIONS_DOC }),
     options: t.field({
       type: [ProductOptionInput],
       description: "The options that define the product's variants, in order, checked as setProductOptions checks them; the product starts without variants (generateProductVariants makes them)",
@@ -290,13 +302,14 @@ const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
     unpublishAt: t.string({ description: `${SCHEDULE_DOC.unpublishAt} null cancels it.` }),
     productTypeId: t.id({ description: 'The product type whose attributes the product has; null: none (its attribute values are dropped)' }),
     attributes: t.field({ type: 'JSON', description: 'Attribute values by code; merged into the stored ones, null clears one. Checked against the product type (docs/attributes.md)' }),
+    translations: t.field({ type: 'JSON', description: TRANSLATIONS_DOC }),
   }),
 });
 
 /** On create, GraphQL null means "not sent" (the default applies). */
 const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null)) as { [K in keyof T]: Exclude<T[K], null> };
 
-/** The JSON scalar's value as the service takes it; the service's rules refuse anything but an object. */
+/** A JSON scalar's value (attributes, translations) as the service takes it; the service's rules refuse anything but an object. */
 const attributesArg = (v: unknown) => v as Record<string, unknown> | null | undefined;
 
 const DeletedProduct = builder.simpleObject('DeletedProduct', { fields: (t) => ({ id: t.id() }) });
@@ -310,7 +323,12 @@ builder.mutationFields((t) => ({
       products.createProduct(
         inCatalogMode(ctx, args.mode),
         args.storeId,
-        { ...defined(args.input), attributes: attributesArg(args.input.attributes) ?? undefined, options: args.input.options?.map(defined) as products.ProductCreate['options'] },
+        {
+          ...defined(args.input),
+          attributes: attributesArg(args.input.attributes) ?? undefined,
+          translations: attributesArg(args.input.translations) ?? undefined,
+          options: args.input.options?.map(defined) as products.ProductCreate['options'],
+        },
         query,
       ),
   }),
@@ -328,7 +346,14 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
     resolve: (query, _root, args, ctx) =>
-      products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, { ...args.input, attributes: attributesArg(args.input.attributes) }, { expectedVersion: args.expectedVersion }, query),
+      products.updateProduct(
+        inCatalogMode(ctx, args.mode),
+        args.storeId,
+        args.id,
+        { ...args.input, attributes: attributesArg(args.input.attributes), translations: attributesArg(args.input.translations) },
+        { expectedVersion: args.expectedVersion },
+        query,
+      ),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,

@@ -6,6 +6,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
+import { type LocalizedProduct, localizeProduct, pageLocale, pageTranslations, productLocaleChain, requestLocaleChain, type TranslatedText } from '../services/localizedReads';
+import { isUuid } from '../../kernel/ids';
 import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
 import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
@@ -28,14 +30,51 @@ function publicValues(p: PublicAssignments, level: 'product' | 'variant', values
   return Object.fromEntries(Object.entries(values as Record<string, unknown>).filter(([code]) => shown.has(code)));
 }
 
+/**
+ * The product text each storefront row answers in, found for a whole page at once (one translations query) by the
+ * field that loaded the rows; a variant's options and title follow its product's. Rows loaded any other way
+ * answer the default locale's text.
+ */
+const localized = new WeakMap<object, LocalizedProduct>();
+
+/** The locale argument of the storefront reads (REST: `?locale=`). */
+const LOCALE_ARG_DESCRIPTION =
+  'A BCP 47 tag: fields come in the best of the store\'s locales by the fallback chain (the tag, its language alone, the store\'s default). Wins over Accept-Language; a tag the store lacks falls back, one that is not BCP 47 is refused (validation_failed)';
+
+/** The request's language: the `locale` argument, else the Accept-Language header. Responses vary by that header either way. */
+function localeRequest(ctx: GraphQLContext, locale: string | null | undefined) {
+  ctx.setResponseHeader?.('Vary', 'Accept-Language');
+  return { locale, acceptLanguage: ctx.acceptLanguage };
+}
+
+const chainOf = (ctx: GraphQLContext, storeId: string, locale: string | null | undefined) => requestLocaleChain(ctx, storeId, localeRequest(ctx, locale));
+
+/** Localizes loaded storefront rows (their variants too) by the chain; returns the locale the answer names, set as Content-Language. */
+function localizeRows<P extends { id: string; variants?: object[] }>(ctx: GraphQLContext, rows: P[], chain: string[], translations: Map<string, Map<string, TranslatedText>>) {
+  const products = rows.map((row) => {
+    const l = localizeProduct(row as unknown as Parameters<typeof localizeProduct>[0], chain, translations.get(row.id));
+    localized.set(row, l);
+    for (const v of row.variants ?? []) localized.set(v, l);
+    return l;
+  });
+  const locale = pageLocale(chain, products);
+  ctx.setResponseHeader?.('Content-Language', locale);
+  return locale;
+}
+
 /** Storefront view of a variant (views.ts PUBLIC_VARIANT): no inventory count, never cost, public attribute values only. */
 const PublicVariant = builder.prismaObject('Variant', {
   variant: 'PublicVariant',
   fields: (t) => ({
     id: t.exposeID('id'),
     sku: t.exposeString('sku'),
-    title: t.exposeString('title'),
-    options: t.expose('options', { type: 'JSON', description: 'Option name to value, one of each of the product\'s options' }),
+    title: t.string({ select: { title: true, options: true }, resolve: (v) => localized.get(v)?.variant(v).title ?? v.title }),
+    options: t.field({
+      type: 'JSON',
+      select: { title: true, options: true },
+      description: "Option name to value, one of each of the product's options (in the answer's locale)",
+      resolve: (v) => localized.get(v)?.variant(v).options ?? v.options,
+    }),
     price: t.expose('price', { type: 'Decimal', nullable: true, description: "Overrides the product's price; null: the product's price applies" }),
     compareAtPrice: t.expose('compareAtPrice', { type: 'Decimal', nullable: true, description: 'The "was" price, above the price the variant sells at' }),
     inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (v) => v.inventoryQuantity > 0 }),
@@ -62,8 +101,13 @@ const PublicProduct = builder.prismaObject('Product', {
   variant: 'PublicProduct',
   fields: (t) => ({
     id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
+    name: t.string({ select: { name: true }, resolve: (p) => localized.get(p)?.name ?? p.name }),
+    description: t.string({ select: { description: true }, resolve: (p) => localized.get(p)?.description ?? p.description }),
+    locale: t.string({
+      select: { name: true, description: true, options: true, attributes: true },
+      description: 'The locale of the fields: the first of the chain that gave any field, else the store\'s default',
+      resolve: (p) => localized.get(p)?.locale ?? '',
+    }),
     price: t.expose('price', { type: 'Decimal' }),
     currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
     inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (p) => p.inventoryQuantity > 0 }),
@@ -77,13 +121,13 @@ const PublicProduct = builder.prismaObject('Product', {
       description: 'Values of the public attributes by code; values of attributes that are not public are left out',
       // The type's public attributes come with the product, in the same query as its other fields.
       select: PUBLIC_ASSIGNMENTS,
-      resolve: (p) => publicValues(p, 'product', p.attributes),
+      resolve: (p) => publicValues(p, 'product', localized.get(p)?.attributes ?? p.attributes),
     }),
     options: t.field({
       type: [ProductOption],
       select: { options: true },
       description: 'The options that define the variants, in order (a variant picker renders them)',
-      resolve: (p) => (Array.isArray(p.options) ? (p.options as unknown as ProductOptionShape[]) : []),
+      resolve: (p) => localized.get(p)?.options ?? (Array.isArray(p.options) ? (p.options as unknown as ProductOptionShape[]) : []),
     }),
     variants: t.relation('variants', { type: PublicVariant, query: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] }, description: 'Ordered by position' }),
     images: t.relation('images', { query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
@@ -119,6 +163,9 @@ interface PublicProductPageShape {
   facets?: Facet[];
   ids: string[];
   meta: PageMetaShape;
+  chain: string[];
+  /** The locale the page answers in, known once its items are localized (set when `items` starts resolving). */
+  locale?: Promise<string>;
 }
 
 function publicProductQuery(ctx: GraphQLContext, info: GraphQLResolveInfo) {
@@ -128,7 +175,24 @@ function publicProductQuery(ctx: GraphQLContext, info: GraphQLResolveInfo) {
 
 const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProductPage').implement({
   fields: (t) => ({
-    items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, publicProductQuery(ctx, info)) }),
+    items: t.field({
+      type: [PublicProduct],
+      resolve: (page, _args, ctx, info) => {
+        const rows = Promise.all([productsByIds(ctx, page.ids, publicProductQuery(ctx, info)), pageTranslations(ctx, page.ids, page.chain)]).then(([rows, translations]) => ({
+          rows,
+          locale: localizeRows(ctx, rows, page.chain, translations),
+        }));
+        page.locale = rows.then((r) => r.locale, () => page.chain.at(-1)!);
+        return rows.then((r) => r.rows);
+      },
+    }),
+    locale: t.string({
+      description: "The locale of the page's fields: the first of the chain that any item's fields came in, else the store's default",
+      // Resolvers of one object are called in the order selected: selected after items, it waits for them; without
+      // them (or before them), it reads the page's translations itself.
+      resolve: async (page, _args, ctx) =>
+        page.locale ?? pageLocale(page.chain, [...(await pageTranslations(ctx, page.ids, page.chain)).values()].flatMap((byLocale) => [...byLocale.keys()].map((locale) => ({ locale })))),
+    }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
     facets: facetsField(t),
   }),
@@ -150,6 +214,7 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: PublicProductFilter }),
       sort: t.arg({ type: PublicProductSort }),
       facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
+      locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }),
     },
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
@@ -162,15 +227,27 @@ builder.queryFields((t) => ({
         productTypes: f?.productTypes?.map(String) ?? undefined,
       };
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
-      const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined);
-      return { ids: r.ids, meta: pageMeta(r), facets: r.facets };
+      const list = (chain?: string[]) => listPublicProducts(ctx, ctx.storeId!, { ...filter, chain }, paging, args.sort ?? undefined, args.facets ?? undefined);
+      // A search reads the chain's text, so it waits for the chain; any other list reads the page beside it.
+      const [r, chain] = filter.search
+        ? await chainOf(ctx, ctx.storeId!, args.locale).then(async (c) => [await list(c), c] as const)
+        : await Promise.all([list(), chainOf(ctx, ctx.storeId!, args.locale)]);
+      return { ids: r.ids, meta: pageMeta(r), facets: r.facets, chain };
     },
   }),
   publicProduct: t.prismaField({
     type: PublicProduct,
     description: "One active product of the credential's store. Public API; needs public:read or products:read.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true }), locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }) },
     authScopes: capability('readStorefront'),
-    resolve: (query, _root, args, ctx) => getPublicProduct(ctx, ctx.storeId!, args.id, query),
+    resolve: async (query, _root, args, ctx) => {
+      // The product beside the store's locales with every translation of the product (one statement).
+      const [product, { chain, byLocale }] = await Promise.all([
+        getPublicProduct(ctx, ctx.storeId!, args.id, query),
+        productLocaleChain(ctx, ctx.storeId!, isUuid(args.id) ? args.id : null, localeRequest(ctx, args.locale)),
+      ]);
+      localizeRows(ctx, [product as typeof product & { variants?: object[] }], chain, new Map([[product.id, byLocale]]));
+      return product;
+    },
   }),
 }));

@@ -14,15 +14,19 @@ const PRODUCT_TYPES = `${BASE}/product-types`;
 
 /** The attribute and product type as REST shows them (attributeView and productTypeView), in GraphQL's words. */
 const ATTRIBUTE_FIELDS = `id code name type unit values { value name hex } reference_type: referenceType filterable public
-  created_at: createdAt updated_at: updatedAt version`;
+  created_at: createdAt updated_at: updatedAt version translations`;
 const ASSIGNMENT_FIELDS = 'attribute_id: attributeId code required';
 const PRODUCT_TYPE_FIELDS = `id name product_attributes: productAttributes { ${ASSIGNMENT_FIELDS} } variant_attributes: variantAttributes { ${ASSIGNMENT_FIELDS} }
   created_at: createdAt updated_at: updatedAt version`;
 
 /** Fields of a GET a client may send back in a PATCH: not writable, ignored. */
-const READ_ONLY = ['id', 'created_at', 'updated_at', 'version'];
+const READ_ONLY = ['id', 'created_at', 'updated_at', 'version', 'translations'];
 /** Values under these keys are the client's own data (a default value), never renamed. */
 const OPAQUE = new Set(['default_value']);
+
+/** A translation read back may be sent as it is: its bookkeeping fields are ignored. */
+const TRANSLATION_READ_ONLY = ['outdated', 'outdated_fields', 'updated_at'];
+const localeParam = { name: 'locale', in: 'path', required: true, schema: { type: 'string' }, description: "One of the store's further locales (BCP 47, any case)" };
 
 const writableBody = (body: unknown) => camelizeKeys(Object.fromEntries(Object.entries(requireObject(body)).filter(([k]) => !READ_ONLY.includes(k))), OPAQUE);
 
@@ -69,6 +73,11 @@ const Attribute = {
     created_at: ro({ type: 'string', format: 'date-time' }),
     updated_at: ro({ type: 'string', format: 'date-time' }),
     version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change' }),
+    translations: ro({
+      type: 'object',
+      additionalProperties: schemaRef('AttributeTranslation'),
+      description: 'Its name and value labels by locale ({"de": {…}}); written with PUT …/attributes/{attribute}/translations/{locale}',
+    }),
   },
   examples: [
     {
@@ -91,6 +100,30 @@ const Attribute = {
   ],
 };
 
+/** One locale's translation of an attribute as a request writes it. */
+const AttributeTranslationWrite = {
+  type: 'object',
+  additionalProperties: false,
+  description: "An attribute's name and value labels in one of the store's further locales; left out or null: none. Read-only fields of a GET (outdated, outdated_fields, updated_at) are ignored.",
+  properties: {
+    name: nullable('string', { minLength: 1, maxLength: 255 }),
+    values: nullable('object', { additionalProperties: nullable('string', { minLength: 1, maxLength: 255 }), description: 'Labels by value code ({"cotton": "Baumwolle"}); a code the attribute lacks is 422 unknown_value' }),
+    outdated: ro({ type: 'boolean' }),
+    outdated_fields: ro({ type: 'array', items: { type: 'string' } }),
+    updated_at: ro({ type: 'string', format: 'date-time' }),
+  },
+  examples: [{ name: 'Material', values: { cotton: 'Baumwolle' } }],
+};
+const AttributeTranslation = {
+  type: 'object',
+  required: ['name', 'values', 'outdated', 'outdated_fields', 'updated_at'],
+  properties: {
+    ...AttributeTranslationWrite.properties,
+    outdated: ro({ type: 'boolean', description: 'Whether the name or a label changed in the default locale after it was written' }),
+    outdated_fields: ro({ type: 'array', items: { type: 'string' }, description: 'Those fields: name, values.<code>' }),
+  },
+};
+
 const AttributeCreate = {
   type: 'object',
   required: ['code', 'name', 'type'],
@@ -101,7 +134,7 @@ const AttributeCreate = {
 const AttributeUpdate = {
   type: 'object',
   description: 'Any of the fields; left out keeps the value. code and type are accepted only unchanged, and read-only fields of a GET body are ignored, so a read body can be sent back edited.',
-  properties: { ...attributeProperties, id: { type: 'string' }, created_at: { type: 'string' }, updated_at: { type: 'string' }, version: { type: 'integer' } },
+  properties: { ...attributeProperties, id: { type: 'string' }, created_at: { type: 'string' }, updated_at: { type: 'string' }, version: { type: 'integer' }, translations: { type: 'object' } },
   examples: [{ name: 'Fabric', values: [{ value: 'cotton', name: 'Cotton' }, { value: 'linen', name: 'Linen' }, { value: 'wool', name: 'Wool' }] }],
 };
 
@@ -166,7 +199,7 @@ const ProductTypeWrite = (required: string[]) => ({
 });
 
 const components: OpenApiFragment['components'] = {
-  schemas: { Attribute, AttributeCreate, AttributeUpdate, ProductType, ProductTypeCreate: ProductTypeWrite(['name']), ProductTypeUpdate: ProductTypeWrite([]) },
+  schemas: { Attribute, AttributeCreate, AttributeUpdate, AttributeTranslation, AttributeTranslationWrite, ProductType, ProductTypeCreate: ProductTypeWrite(['name']), ProductTypeUpdate: ProductTypeWrite([]) },
 };
 
 const one = (name: string, description: string) => ({ description, content: jsonContent({ type: 'object', required: ['data'], properties: { data: schemaRef(name) } }) });
@@ -280,6 +313,56 @@ export const attributeRoutes: RestRoute[] = [
         ...notFound('attribute'),
         '409': problemResponse('Values removed that products hold (attribute_value_in_use, with values and products)'),
         '422': problemResponse('Invalid field (validation_failed: immutable, not_allowed, duplicate_value, too_big...)'),
+      },
+    },
+  },
+  {
+    method: 'PUT',
+    path: `${ATTRIBUTES}/:attribute/translations/:locale`,
+    operationId: 'setAttributeTranslation',
+    summary: "Set an attribute's name and value labels in one locale (replace)",
+    auth: 'dashboard',
+    operation: `mutation SetAttributeTranslation($storeId: ID!, $attribute: String!, $locale: String!, $input: AttributeTranslationInput!) {
+      setAttributeTranslation(storeId: $storeId, attribute: $attribute, locale: $locale, translation: $input) { ${ATTRIBUTE_FIELDS} } }`,
+    variables: ({ params, body: b }) => {
+      const writable = Object.fromEntries(Object.entries(requireObject(b)).filter(([k]) => !TRANSLATION_READ_ONLY.includes(k)));
+      return { storeId: params.storeId, attribute: params.attribute, locale: params.locale, input: camelizeKeys(writable, new Set(['values'])) };
+    },
+    respond: (data) => ({ body: { data: data.setAttributeTranslation } }),
+    openapi: {
+      description:
+        "Sets the attribute's name and value labels in one of the store's further locales whole: left out, they have none. Writing them clears their outdated marks; moves the attribute's version and records translation.updated. Needs manage_products.",
+      components,
+      parameters: [idParam('attribute', 'attribute id or code'), localeParam],
+      requestBody: { required: true, content: jsonContent(schemaRef('AttributeTranslationWrite')) },
+      responses: {
+        '200': one('Attribute', 'The attribute with its translations'),
+        ...badBody,
+        ...errors,
+        ...notFound('attribute'),
+        '422': problemResponse("The locale is the default (default_locale) or not one of the store's (locale_not_enabled), naming locale; a value code the attribute lacks (unknown_value, values.<code>); an invalid field (validation_failed)"),
+      },
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${ATTRIBUTES}/:attribute/translations/:locale`,
+    operationId: 'removeAttributeTranslation',
+    summary: "Remove an attribute's translation in one locale",
+    auth: 'dashboard',
+    operation: `mutation RemoveAttributeTranslation($storeId: ID!, $attribute: String!, $locale: String!) {
+      removeAttributeTranslation(storeId: $storeId, attribute: $attribute, locale: $locale) { id } }`,
+    variables: ({ params }) => ({ storeId: params.storeId, attribute: params.attribute, locale: params.locale }),
+    respond: () => ({ status: 204 }),
+    openapi: {
+      description: "Removes the attribute's translation in a locale; records translation.deleted. Needs manage_products.",
+      components,
+      parameters: [idParam('attribute', 'attribute id or code'), localeParam],
+      responses: {
+        '204': { description: 'Removed' },
+        ...errors,
+        '404': problemResponse('No such attribute, or it has no translation in the locale (not_found)'),
+        '422': problemResponse("The locale is the default or not one of the store's (default_locale, locale_not_enabled)"),
       },
     },
   },

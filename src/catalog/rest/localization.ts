@@ -135,7 +135,8 @@ export const localizationRoutes: RestRoute[] = [
     },
     respond: (data) => ({ body: { data: data.setDefaultStoreLocale } }),
     openapi: {
-      description: "With {\"default\": true}, makes one of the store's locales its default; the former default stays one of its locales, so the count does not change. Needs manage_products.",
+      description:
+        "With {\"default\": true}, makes one of the store's locales its default; the former default stays one of its locales, so the count does not change. A locale translations use cannot become the default (409 locale_has_translations): the resources' own fields hold the default locale's text, so remove its translations first. Needs manage_products.",
       components,
       parameters: [codeParam('locale', 'locale (BCP 47 tag)')],
       requestBody: { required: true, content: jsonContent(schemaRef('StoreLocaleUpdate')) },
@@ -143,6 +144,7 @@ export const localizationRoutes: RestRoute[] = [
         '200': one('StoreLocale', 'The locale, now the default'),
         ...writeErrors,
         '404': problemResponse('No such store, or the store lacks the locale (not_found): add it first'),
+        '409': problemResponse('Translations use the locale (locale_has_translations)'),
         '422': problemResponse('default is not true (validation_failed), or the tag is invalid (invalid_locale)'),
       },
     },
@@ -159,7 +161,7 @@ export const localizationRoutes: RestRoute[] = [
     respond: () => ({ status: 204 }),
     openapi: {
       description:
-        "Removes a locale. The default cannot be removed (409 default_locale_not_removable): make another the default first. When translations use the locale, delete_translations=true is needed and deletes them with it (translations come in a later release; the parameter is accepted now). Needs manage_products.",
+        "Removes a locale. The default cannot be removed (409 default_locale_not_removable): make another the default first. When translations use the locale, delete_translations=true is needed and deletes them in the same write; without it 409 locale_has_translations (with their count in `translations`). Needs manage_products.",
       components,
       parameters: [
         codeParam('locale', 'locale (BCP 47 tag)'),
@@ -169,7 +171,7 @@ export const localizationRoutes: RestRoute[] = [
         '204': { description: 'Removed' },
         ...readErrors,
         '404': problemResponse('No such store, or the store lacks the locale (not_found)'),
-        '409': problemResponse('The locale is the default (default_locale_not_removable)'),
+        '409': problemResponse('The locale is the default (default_locale_not_removable), or translations use it and delete_translations is not true (locale_has_translations)'),
         '422': problemResponse('The tag or delete_translations is invalid (validation_failed)'),
       },
     },

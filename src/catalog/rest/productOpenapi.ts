@@ -44,6 +44,13 @@ export const OptionInputSchema = {
   },
 };
 
+const translationsWrite = {
+  type: 'object',
+  additionalProperties: { oneOf: [schemaRef('ProductTranslationWrite'), { type: 'null' }] },
+  description:
+    "Translations by locale (one of the store's further locales; the default is 422 default_locale, another 422 locale_not_enabled, named translations.<locale>): each merges into the stored one, null removes it. Errors name translations.<locale>.<field>",
+};
+
 const writableFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, description: 'Surrounding blanks are trimmed' },
   description: { type: 'string', maxLength: 20_000 },
@@ -78,6 +85,54 @@ const writableFields = {
     description:
       'Scheduled unpublishing: RFC 3339 with an offset, in the future and after publish_at; an active product goes back to draft then (product.unpublished, by the system) and this is cleared. Not on an archived product (409 product_archived). Unpublishing by hand clears it. null cancels it.',
   }),
+};
+
+const translatedText = (maxLength: number) => nullable('string', { minLength: 1, maxLength });
+
+/** One locale's translation of a product as a request writes it: the product's own shape. */
+const ProductTranslationWrite = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "A product's text in one of the store's further locales. A field left out or null has no translation (a read in the locale falls back to the default's). Read-only fields of a GET (outdated, outdated_fields, updated_at) are accepted and ignored.",
+  properties: {
+    name: translatedText(255),
+    description: nullable('string', { maxLength: 20_000 }),
+    seo: nullable('object', {
+      additionalProperties: false,
+      properties: {
+        title: translatedText(70),
+        description: translatedText(320),
+        slug: nullable('string', { pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 200, description: 'Unique per store, mode and locale (409 slug_taken)' }),
+      },
+    }),
+    options: nullable('object', {
+      description: 'By option name in the default locale: {"Size": {"name": "Größe", "values": {"S": "Klein"}}}; an option or value the product lacks is 422 (unknown_option, unknown_option_value)',
+      additionalProperties: nullable('object', {
+        additionalProperties: false,
+        properties: { name: translatedText(64), values: nullable('object', { additionalProperties: translatedText(255) }) },
+      }),
+    }),
+    attributes: nullable('object', {
+      description: "plain_text and rich_text values by attribute code ({\"care\": \"Handwäsche\"}); a code the product's type lacks is 422 unknown_attribute, another type not_translatable",
+      additionalProperties: nullable('string'),
+    }),
+    outdated: ro({ type: 'boolean' }),
+    outdated_fields: ro({ type: 'array', items: { type: 'string' } }),
+    updated_at: ro({ type: 'string', format: 'date-time' }),
+  },
+  examples: [{ name: 'Bio-Baumwoll-T-Shirt', seo: { slug: 'bio-baumwoll-t-shirt' }, options: { Size: { name: 'Größe', values: { S: 'Klein' } } } }],
+};
+
+/** One locale's translation as the product shows it. */
+const ProductTranslation = {
+  type: 'object',
+  required: ['name', 'description', 'seo', 'options', 'attributes', 'outdated', 'outdated_fields', 'updated_at'],
+  properties: {
+    ...ProductTranslationWrite.properties,
+    outdated: ro({ type: 'boolean', description: "Whether a field's default-locale text changed after the translation was written" }),
+    outdated_fields: ro({ type: 'array', items: { type: 'string' }, description: 'Those fields: name, description, seo.title, seo.description, seo.slug, options.<name>, attributes.<code>' }),
+  },
 };
 
 const Product = {
@@ -166,6 +221,11 @@ const Product = {
       description: 'Managed through POST /products/images',
     }),
     seo: ro(nullable('object', { description: 'Managed through PUT /products/{productId}/seo' })),
+    translations: {
+      type: 'object',
+      additionalProperties: schemaRef('ProductTranslation'),
+      description: 'Translations by locale ({"de": {…}}). Sent on a create or update, each locale sent merges into the stored one (a field null clears it) and a locale null removes it; PUT /products/{productId}/translations/{locale} sets one whole',
+    },
   },
 };
 
@@ -232,6 +292,7 @@ const components: OpenApiFragment['components'] = {
         inventory_quantity: { ...writableFields.inventory_quantity, description: 'Default 0' },
         status: { ...writableFields.status, description: 'Default draft' },
         low_stock_threshold: { ...writableFields.low_stock_threshold, description: `${writableFields.low_stock_threshold.description}. Default 5` },
+        translations: translationsWrite,
         options: {
           type: 'array',
           maxItems: CATALOG_LIMITS.optionsPerProduct,
@@ -245,10 +306,12 @@ const components: OpenApiFragment['components'] = {
       type: 'object',
       description:
         'Any of the create fields; fields left out keep their value, null is rejected (except publish_at and unpublish_at: null cancels the schedule). Read-only fields of a GET body are accepted and ignored, so a read body can be sent back edited; other unknown fields are 422.',
-      properties: { ...writableFields, version: { type: 'integer', description: 'The version you read: 412 precondition_failed when it is no longer current' } },
+      properties: { ...writableFields, translations: translationsWrite, version: { type: 'integer', description: 'The version you read: 412 precondition_failed when it is no longer current' } },
     },
     PageMeta,
     ProductFacet,
+    ProductTranslation,
+    ProductTranslationWrite,
   },
   headers: {
     ETag: { description: 'Strong validator "v<version>"; send it back in If-Match', schema: { type: 'string', example: '"v3"' } },
@@ -263,6 +326,7 @@ const productBody = (description: string, headers: Record<string, unknown> = { E
   content: jsonContent({ type: 'object', required: ['data'], properties: { data: schemaRef('Product') } }),
 });
 const productId = { name: 'productId', in: 'path', required: true, schema: { type: 'string' }, description: 'Product id (UUID); an unknown id or a product of another store is 404' };
+const localeParam = { name: 'locale', in: 'path', required: true, schema: { type: 'string' }, description: "One of the store's further locales (BCP 47, any case: de-at is de-AT)" };
 const errors = {
   '401': problemResponse('No or invalid bearer token (unauthenticated, invalid_token)'),
   '403': problemResponse('The token lacks manage_products for this store (forbidden)'),
@@ -374,5 +438,33 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
     components,
     parameters: [productId],
     responses: { '200': productBody('The product, status draft (idempotent)'), ...errors, ...notFound },
+  },
+  setProductTranslation: {
+    description:
+      "Sets the product's translation in one of the store's further locales whole: fields left out have none. Writing it clears its outdated marks. Moves the product's version and records translation.updated. Needs manage_products.",
+    components,
+    parameters: [productId, localeParam],
+    requestBody: { required: true, content: jsonContent(schemaRef('ProductTranslationWrite')) },
+    responses: {
+      '200': productBody('The product with its translations'),
+      ...badBody,
+      ...errors,
+      ...notFound,
+      '409': problemResponse('Another product of the catalog has the translated slug in this locale (slug_taken)'),
+      '422': problemResponse(
+        'The locale is the default (default_locale) or not one of the store\'s (locale_not_enabled), both naming locale; an option, value or attribute the product lacks (unknown_option, unknown_option_value, unknown_attribute), an attribute that is not text (not_translatable), or an invalid field, each named as sent (validation_failed)',
+      ),
+    },
+  },
+  removeProductTranslation: {
+    description: "Removes the product's translation in a locale; records translation.deleted. Needs manage_products.",
+    components,
+    parameters: [productId, localeParam],
+    responses: {
+      '200': productBody('The product without the translation'),
+      ...errors,
+      '404': problemResponse('No such product, or it has no translation in the locale (not_found)'),
+      '422': problemResponse('The locale is the default or not one of the store\'s (default_locale, locale_not_enabled)'),
+    },
   },
 };

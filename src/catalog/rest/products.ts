@@ -128,10 +128,15 @@ export function expectedVersion(r: RestRequest, body: Record<string, unknown>): 
   return fromHeader ?? (fromBody as number | undefined);
 }
 
-/** Attribute values are keyed by attribute code, renamed option values by the value: the client's own names, never renamed. */
-const OPAQUE = new Set(['attributes', 'renamed_values']);
+/** Attribute values are keyed by attribute code, renamed option values by the value, translations by locale: the client's own names, never renamed. */
+const OPAQUE = new Set(['attributes', 'renamed_values', 'translations']);
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
+
+/** A translation read back (GET's bookkeeping fields) may be sent as it is: those are ignored. */
+const TRANSLATION_READ_ONLY = ['outdated', 'outdated_fields', 'updated_at'];
+/** Options and attributes of a translation are keyed by the product's own names. */
+const TRANSLATION_OPAQUE = new Set(['options', 'attributes']);
 
 /** Typed loosely by the services' query parameter, the rows this loads are ProductViewRow. */
 const FULL_ROW = { include: PRODUCT_VIEW_INCLUDE };
@@ -272,5 +277,36 @@ export const merchantProductRoutes: RestRoute[] = [
       mutation UnpublishProduct($storeId: ID!, $id: ID!) { unpublishProduct(storeId: $storeId, id: $id) { ...RestProduct } }`),
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
     respond: (data) => productResponse(data.unpublishProduct),
+  },
+  {
+    method: 'PUT',
+    path: `${BASE}/products/:productId/translations/:locale`,
+    operationId: 'setProductTranslation',
+    summary: "Set a product's translation in one locale (replace)",
+    auth: 'dashboard',
+    openapi: productOpenapi.setProductTranslation,
+    operation: withFragment(`
+      mutation SetProductTranslation($storeId: ID!, $productId: ID!, $locale: String!, $input: ProductTranslationInput!) {
+        setProductTranslation(storeId: $storeId, productId: $productId, locale: $locale, translation: $input) { ...RestProduct }
+      }`),
+    variables: ({ params, body }) => {
+      const writable = Object.fromEntries(Object.entries(requireObject(body)).filter(([k]) => !TRANSLATION_READ_ONLY.includes(k)));
+      return { storeId: params.storeId, productId: params.productId, locale: params.locale, input: camelizeKeys(writable, TRANSLATION_OPAQUE) };
+    },
+    respond: (data) => productResponse(data.setProductTranslation),
+  },
+  {
+    method: 'DELETE',
+    path: `${BASE}/products/:productId/translations/:locale`,
+    operationId: 'removeProductTranslation',
+    summary: "Remove a product's translation in one locale",
+    auth: 'dashboard',
+    openapi: productOpenapi.removeProductTranslation,
+    operation: withFragment(`
+      mutation RemoveProductTranslation($storeId: ID!, $productId: ID!, $locale: String!) {
+        removeProductTranslation(storeId: $storeId, productId: $productId, locale: $locale) { ...RestProduct }
+      }`),
+    variables: ({ params }) => ({ storeId: params.storeId, productId: params.productId, locale: params.locale }),
+    respond: (data) => productResponse(data.removeProductTranslation),
   },
 ];

@@ -81,6 +81,37 @@ const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
 
 const publicAuth = { auth: 'public' as const };
 
+/** `?locale=`: absent or empty, Accept-Language decides. */
+const localeParam = (query: URLSearchParams) => query.get('locale') || undefined;
+
+/** The language parameters of the storefront reads (docs/locales-and-currencies.md, "Reading in a language"). */
+const localeParameters = [
+  {
+    name: 'locale',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', example: 'de-AT' },
+    description:
+      "A BCP 47 tag: fields come in the best of the store's locales by the fallback chain (the tag, its language alone, the store's default). Wins over Accept-Language. A tag the store lacks falls back (Content-Language says which locale answered); one that is not BCP 47 is 422 validation_failed",
+  },
+  {
+    name: 'Accept-Language',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', example: 'de-AT, de;q=0.9, en;q=0.5' },
+    description: 'Preferred languages with q-values (RFC 9110), when no locale parameter is sent; q=0 excludes a language, * matches any. Never an error',
+  },
+];
+const localeHeaders = {
+  'Content-Language': {
+    description: "The locale the fields came in: the first of the chain any field came in, else the store's default",
+    schema: { type: 'string', example: 'de' },
+  },
+  Vary: { description: 'Accept-Language (with Accept-Encoding when compressed): the answer depends on it', schema: { type: 'string', example: 'Accept-Language' } },
+};
+/** The body's `locale`: the same locale as Content-Language, beside `livemode`. */
+const localeProperty = { locale: { type: 'string', example: 'de', description: 'The locale the fields came in (as Content-Language)' } };
+
 const modeSchema = {
   required: false, schema: { type: 'string', enum: ['test', 'live'] },
   description: "Request mode (header or query; both must agree). Defaults to the credential's mode; a different mode answers 403 mode_mismatch.",
@@ -250,9 +281,10 @@ export const publicRoutes: RestRoute[] = [
     operationId: 'listPublicProducts',
     summary: "The credential's catalog, paged and filterable. public:read: active products in the storefront view; products:read or products:write: every product in the merchant representation",
     ...publicAuth,
-    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort, $facets: [String!]) {
-      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets) {
+    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort, $facets: [String!], $locale: String) {
+      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets, locale: $locale) {
         items { ...RestPublicProduct }
+        locale
         ${PAGE_META_SELECTION}
         ${FACETS_SELECTION}
       }
@@ -265,19 +297,23 @@ export const publicRoutes: RestRoute[] = [
         sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
         filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags'), attributes, productTypes },
         facets,
+        locale: localeParam(query),
       };
     },
     respond: (data, r) =>
-      pageResponse(r, data.publicProducts.items.map(restPublicProduct), withFacets(data.publicProducts.meta, data.publicProducts.facets), { livemode: livemode(r) }),
+      pageResponse(r, data.publicProducts.items.map(restPublicProduct), withFacets(data.publicProducts.meta, data.publicProducts.facets), {
+        livemode: livemode(r),
+        locale: data.publicProducts.locale,
+      }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
-      parameters: [...publicListParameters(), ...modeParameters],
+      parameters: [...publicListParameters(), ...localeParameters, ...modeParameters],
       components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
         '200': {
           description: 'One page of products',
-          headers: { Link: { $ref: '#/components/headers/Link' } },
-          content: publicJson({ data: { type: 'array', items: catalogProduct }, meta: { $ref: '#/components/schemas/PageMeta' } }),
+          headers: { Link: { $ref: '#/components/headers/Link' }, ...localeHeaders },
+          content: publicJson({ data: { type: 'array', items: catalogProduct }, meta: { $ref: '#/components/schemas/PageMeta' }, ...localeProperty }),
         },
       },
     },
@@ -288,15 +324,18 @@ export const publicRoutes: RestRoute[] = [
     operationId: 'getPublicProduct',
     summary: "One product of the credential's catalog. public:read: active products only, storefront view; products:read or products:write: any status, merchant representation",
     ...publicAuth,
-    operation: `query PublicProduct($id: ID!) { publicProduct(id: $id) { ...RestPublicProduct } }${PUBLIC_PRODUCT_FRAGMENT}`,
-    variables: ({ params }) => ({ id: params.productId }),
-    respond: (data, r) => ({ body: { data: restPublicProduct(data.publicProduct), livemode: livemode(r) } }),
+    operation: `query PublicProduct($id: ID!, $locale: String) { publicProduct(id: $id, locale: $locale) { ...RestPublicProduct locale } }${PUBLIC_PRODUCT_FRAGMENT}`,
+    variables: ({ params, query }) => ({ id: params.productId, locale: localeParam(query) }),
+    respond: (data, r) => {
+      const { locale, ...product } = data.publicProduct;
+      return { body: { data: restPublicProduct(product), livemode: livemode(r), locale } };
+    },
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
     openapi: {
-      parameters: modeParameters,
+      parameters: [...localeParameters, ...modeParameters],
       components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
-        '200': { description: 'The product', content: publicJson({ data: catalogProduct }) },
+        '200': { description: 'The product', headers: localeHeaders, content: publicJson({ data: catalogProduct, ...localeProperty }) },
         '404': { $ref: '#/components/responses/Problem', description: 'No such product, or (public:read) one that is not active (not_found)' },
       },
     },

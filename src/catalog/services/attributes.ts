@@ -14,7 +14,8 @@ import type { Prisma } from '../../platform/db/client';
 import { CATALOG_LIMITS, limitExceeded } from '../limits';
 import { PageInput } from './productList';
 import { ATTRIBUTE_CODE, ATTRIBUTE_TYPES, type AttributeType, type AttributeValueOption, LISTED_TYPES, REFERENCE_TYPES, type ReferenceType } from './attributeValues';
-import { attributeView } from './views';
+import { attributeView, BY_LOCALE } from './views';
+import { markAttributeTranslations } from './translationMarks';
 
 const Name = z.string().trim().min(1).max(255);
 const Unit = z.string().trim().min(1).max(32);
@@ -116,7 +117,7 @@ export async function createAttribute(ctx: RequestContext, storeId: string, inpu
       const attribute = await t.tx.attribute.create({
         data: { storeId, code: data.code, name: data.name, type: data.type, unit: data.unit ?? null, values: storedValues(data.values) as unknown as Prisma.InputJsonArray, referenceType: data.referenceType ?? null, filterable: data.filterable, public: data.public },
       });
-      emitAttributeEvent(t, 'attribute.created', attribute);
+      emitAttributeEvent(t, 'attribute.created', { ...attribute, translations: [] });
       return attribute;
     });
   } catch (e) {
@@ -169,7 +170,7 @@ export async function updateAttribute(ctx: RequestContext, storeId: string, idOr
     // Locked and read again, as categories are: a delete that won the race answers 404, and a concurrent update is the `before`.
     const [held] = await t.tx.$queryRaw<{ id: string }[]>`SELECT id FROM attributes WHERE id = ${found.id}::uuid FOR UPDATE`;
     if (!held) throw attributeNotFound(idOrCode);
-    const current = await t.tx.attribute.findUniqueOrThrow({ where: { id: found.id } });
+    const current = await t.tx.attribute.findUniqueOrThrow({ where: { id: found.id }, include: BY_LOCALE });
     const values = data.values === undefined ? undefined : storedValues(data.values);
     const next: Shape = {
       type: current.type,
@@ -197,10 +198,13 @@ export async function updateAttribute(ctx: RequestContext, storeId: string, idOr
       (data.public !== undefined && data.public !== current.public) ||
       (values !== undefined && JSON.stringify(values) !== JSON.stringify(current.values));
     if (!changed) return current;
-    const attribute = await t.tx.attribute.update({
+    const updated = await t.tx.attribute.update({
       where: { id: current.id },
       data: { name: data.name ?? undefined, unit: next.unit, values: values as unknown as Prisma.InputJsonArray | undefined, referenceType: next.referenceType, filterable: data.filterable ?? undefined, public: data.public ?? undefined, version: { increment: 1 } },
     });
+    await markAttributeTranslations(t, updated.id, current, updated);
+    // Read with the marks just set: the event shows the translations as REST does.
+    const attribute = await t.tx.attribute.findUniqueOrThrow({ where: { id: current.id }, include: BY_LOCALE });
     emitAttributeEvent(t, 'attribute.updated', attribute, current);
     return attribute;
   });
@@ -219,9 +223,10 @@ export async function deleteAttribute(ctx: RequestContext, storeId: string, idOr
         details: { product_types: types },
       });
     }
+    const translations = await t.tx.attributeTranslation.findMany({ where: { attributeId: found.id }, ...BY_LOCALE.translations });
     await t.tx.attribute.delete({ where: { id: found.id } });
     // The deletion is the attribute's last version.
-    emitAttributeEvent(t, 'attribute.deleted', { ...found, version: found.version + 1 });
+    emitAttributeEvent(t, 'attribute.deleted', { ...found, translations, version: found.version + 1 });
     return found;
   });
 }

@@ -7,8 +7,9 @@ import { emit, transaction, type TransactionContext } from '../../platform/outbo
 import { AppError, notFound } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { ProductName } from './products';
-import { categoryView } from './views';
+import { BY_LOCALE, categoryView } from './views';
 import { slug } from './slugs';
+import { markCategoryTranslations } from './translationMarks';
 import { parseInput } from '../../platform/validation';
 
 /** Product inputs accept category slugs of up to 128 characters, so a longer one could never be used. */
@@ -51,7 +52,7 @@ export async function createCategory(ctx: RequestContext, input: z.input<typeof 
   try {
     return await transaction(ctx, async (t) => {
       const category = await t.tx.category.create({ data });
-      emitCategoryEvent(t, 'category.created', category);
+      emitCategoryEvent(t, 'category.created', { ...category, translations: [] });
       return category;
     });
   } catch (e) {
@@ -89,8 +90,11 @@ export async function updateCategory(ctx: RequestContext, storeId: string, slugO
       // concurrent update is the change's `before`, not the row read before the transaction.
       const [before] = await t.tx.$queryRaw<{ id: string }[]>`SELECT id FROM categories WHERE id = ${found.id}::uuid FOR UPDATE`;
       if (!before) throw categoryNotFound(slugOrId);
-      const current = await t.tx.category.findUniqueOrThrow({ where: { id: found.id } });
-      const category = await t.tx.category.update({ where: { id: found.id }, data });
+      const current = await t.tx.category.findUniqueOrThrow({ where: { id: found.id }, include: BY_LOCALE });
+      const updated = await t.tx.category.update({ where: { id: found.id }, data });
+      await markCategoryTranslations(t, updated.id, current, updated);
+      // Read with the marks just set: the event shows the translations as GraphQL does.
+      const category = await t.tx.category.findUniqueOrThrow({ where: { id: found.id }, include: BY_LOCALE });
       emitCategoryEvent(t, 'category.updated', category, current);
       return category;
     });
@@ -114,8 +118,9 @@ export async function deleteCategory(ctx: RequestContext, storeId: string, slugO
         details: { products: used },
       });
     }
+    const translations = await t.tx.categoryTranslation.findMany({ where: { categoryId: category.id }, ...BY_LOCALE.translations });
     await t.tx.category.delete({ where: { id: category.id } });
-    emitCategoryEvent(t, 'category.deleted', category);
+    emitCategoryEvent(t, 'category.deleted', { ...category, translations });
     return category;
   });
 }

@@ -3,7 +3,8 @@
  * configuration shared by the live and test catalogs (live `store.updated` events, as attributes'); translations
  * and prices per currency build on these lists. The default currency is the store's `currency`, which every
  * product's `price` is in; it cannot be removed or changed here (that would reprice every product, and no
- * exchange rate is ever invented). The default locale can be changed to one of the store's locales.
+ * exchange rate is ever invented). The default locale can be changed to one of the store's locales that no
+ * translation uses.
  */
 
 import type { RequestContext } from '../../platform/context';
@@ -141,26 +142,50 @@ export async function addStoreLocale(ctx: RequestContext, storeId: string, local
 }
 
 /**
- * Removes a locale. `deleteTranslations` is accepted now and is what will let a removal delete the locale's
- * translations: this is the one place that check goes when translations exist (count the translations in
- * `code`; without deleteTranslations, 409 naming how many; with it, delete them in this transaction).
+ * Removes a locale. When translations use it, `deleteTranslations` is needed and deletes them in the same write
+ * (their resources' own events are not recorded one by one: the store.updated event stands for them); without
+ * it, 409 locale_has_translations naming how many.
  */
-export async function removeStoreLocale(ctx: RequestContext, storeId: string, locale: string, _opts: { deleteTranslations?: boolean } = {}) {
-  const store = await removeFromList(ctx, storeId, 'locale', locale, async () => {
-    // No translations exist yet, so none can use the locale: the translation check goes here (see above).
+export async function removeStoreLocale(ctx: RequestContext, storeId: string, locale: string, opts: { deleteTranslations?: boolean } = {}) {
+  const store = await removeFromList(ctx, storeId, 'locale', locale, async (t, code) => {
+    if (opts.deleteTranslations) await deleteTranslationsIn(t, storeId, code);
+    else await refuseTranslated(t, storeId, code, 'send delete_translations=true to delete them with it');
   });
   return localeView(normalised('locale', locale, 'locale'), store.defaultLocale);
 }
 
+/** Translations of every kind in the locale, in both catalogs. */
+async function countTranslationsIn(t: TransactionContext, storeId: string, locale: string) {
+  const where = { storeId, locale };
+  return (await t.tx.productTranslation.count({ where })) + (await t.tx.categoryTranslation.count({ where })) + (await t.tx.attributeTranslation.count({ where }));
+}
+
+async function deleteTranslationsIn(t: TransactionContext, storeId: string, locale: string) {
+  const where = { storeId, locale };
+  await t.tx.productTranslation.deleteMany({ where });
+  await t.tx.categoryTranslation.deleteMany({ where });
+  await t.tx.attributeTranslation.deleteMany({ where });
+}
+
+/** 409 locale_has_translations when translations use the locale. */
+async function refuseTranslated(t: TransactionContext, storeId: string, locale: string, action: string) {
+  const count = await countTranslationsIn(t, storeId, locale);
+  if (count === 0) return;
+  throw new AppError('locale_has_translations', `${count} translation(s) use the locale "${locale}"; ${action}`, { details: { locale, translations: count } });
+}
+
 /**
  * Makes one of the store's locales its default; the former default stays a further locale, in the new
- * default's place, so the count (and the limit) does not move. One the store lacks: 404 (add it first).
+ * default's place, so the count (and the limit) does not move. One the store lacks: 404 (add it first); one
+ * that translations use: 409 locale_has_translations (they would shadow nothing and read as the default's).
  */
 export async function setDefaultStoreLocale(ctx: RequestContext, storeId: string, locale: string) {
   const code = normalised('locale', locale, 'locale');
   const store = await changeStore(ctx, storeId, async (t, current) => {
     if (current.defaultLocale === code) return null;
     if (!current.locales.includes(code)) throw notListed('locale', code);
+    // The resources' own fields hold the default locale's text: its translations would have nowhere to go.
+    await refuseTranslated(t, storeId, code, 'remove them before making it the default (the resources\' own fields hold the default locale\'s text)');
     const locales = current.locales.map((l) => (l === code ? current.defaultLocale : l));
     return t.tx.store.update({ where: { id: storeId }, data: { defaultLocale: code, locales } });
   });

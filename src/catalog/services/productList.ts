@@ -40,6 +40,8 @@ export const ProductFilterInput = z.object({
     .optional(),
   /** Products of any of these product types. */
   productTypes: z.array(z.string().uuid('must be product type ids')).max(50).optional(),
+  /** Further locales of the store whose translated text a search matches too, best first (the storefront's chain, localizedReads.ts). */
+  searchLocales: z.array(z.string()).max(21).optional(),
 });
 export type ProductFilter = z.input<typeof ProductFilterInput>;
 
@@ -69,11 +71,30 @@ const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
-/** The WHERE clause of a product list: every filter maps to an indexed predicate. */
-function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = []): Prisma.Sql {
+/** Every search word in a search text column (`p.search_text`, `t.search_text`). */
+function textMatchSql(column: string, terms: string[]): Prisma.Sql {
+  return Prisma.join(
+    terms.map((term) => Prisma.sql`${Prisma.raw(column)} LIKE ${'%' + escapeLike(term) + '%'}`),
+    ' AND ',
+  );
+}
+
+/** The translations in these locales whose text has every word (the trigram index on product_translations). */
+function translationMatchSql(storeId: string, mode: Mode, locales: string[], terms: string[], alias = 't'): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(alias)}.store_id = ${storeId}::uuid AND ${Prisma.raw(alias)}.mode = ${mode}::"Mode"
+    AND ${Prisma.raw(alias)}.locale = ANY(${locales}::text[]) AND ${textMatchSql(`${alias}.search_text`, terms)}`;
+}
+
+/**
+ * The WHERE clause of a product list: every filter maps to an indexed predicate. `search: false` leaves the search
+ * words out (the sides of a search in a locale add them each their way, see searchSidesSql).
+ */
+function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = [], search = true): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
-  const terms = searchTerms(f.search);
-  for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
+  const terms = search ? searchTerms(f.search) : [];
+  if (terms.length && f.searchLocales?.length) {
+    parts.push(Prisma.sql`(${textMatchSql('p.search_text', terms)} OR p.id IN (SELECT t.product_id FROM product_translations t WHERE ${translationMatchSql(storeId, mode, f.searchLocales, terms)}))`);
+  } else if (terms.length) parts.push(textMatchSql('p.search_text', terms));
   if (f.category) {
     // The category's id first (one row): with it fixed, (product_id, category_id) is unique, so the planner joins
     // product ids without collecting and de-duplicating every product of the category (32,000 at a million products).
@@ -116,13 +137,19 @@ function orderSql(sort: ProductSort | undefined): Prisma.Sql {
  * are rare). Scoring every match by trigram similarity instead would read and
  * rank every match of a common word before the first page could be cut.
  */
-function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, offset: number): Prisma.Sql {
+function rankedSearchIdsSql(sides: SearchSides, search: string, perPage: number, offset: number): Prisma.Sql {
   const q = searchTerms(search).join(' ');
   const prefix = escapeLike(q) + '%';
   const reach = offset + perPage + 1;
-  const group = (rank: number, condition: Prisma.Sql) =>
-    Prisma.sql`(SELECT p.id, ${Prisma.raw(String(rank))} AS rank, p.created_at FROM products p WHERE ${where} AND ${condition}
+  const sideGroup = (side: SearchSide, rank: number, condition: (name: Prisma.Sql) => Prisma.Sql) =>
+    Prisma.sql`(SELECT p.id, ${Prisma.raw(String(rank))} AS rank, p.created_at FROM ${side.from} WHERE ${side.where} AND ${condition(side.name)}
       ORDER BY p.created_at DESC, p.id DESC LIMIT ${reach})`;
+  // In a locale, each group is its sides merged in created_at order (each side its own index-ordered scan).
+  const group = (rank: number, condition: (name: Prisma.Sql) => Prisma.Sql) =>
+    sides.length === 1
+      ? sideGroup(sides[0], rank, condition)
+      : Prisma.sql`(SELECT g.id, g.rank, g.created_at FROM (${Prisma.join(sides.map((side) => sideGroup(side, rank, condition)), ' UNION ALL ')}) g
+          ORDER BY g.created_at DESC, g.id DESC LIMIT ${reach})`;
   const wordPrefix = '% ' + escapeLike(q) + '%';
   // A later word starting with q: `strpos(…) > 0` is `LIKE wordPrefix` (q is taken literally, no escaping), but the
   // planner's estimate for it is a third of the matches rather than LIKE's few rows, so for a common word it reads
@@ -134,11 +161,50 @@ function rankedSearchIdsSql(where: Prisma.Sql, search: string, perPage: number, 
   // service's connections run without parallel query (src/platform/db/adapters.ts), so no Parallel Append interleaves them.
   // test/perf/explain.test.ts checks the order and that a group after a full page never runs.
   return Prisma.sql`SELECT p.id FROM (
-      ${group(0, Prisma.sql`lower(p.name) = ${q}`)}
-      UNION ALL ${group(1, Prisma.sql`lower(p.name) LIKE ${prefix} AND lower(p.name) <> ${q}`)}
-      UNION ALL ${group(2, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND strpos(lower(p.name), ${laterWord}) > 0`)}
-      UNION ALL ${group(3, Prisma.sql`lower(p.name) NOT LIKE ${prefix} AND lower(p.name) NOT LIKE ${wordPrefix}`)}
+      ${group(0, (name) => Prisma.sql`lower(${name}) = ${q}`)}
+      UNION ALL ${group(1, (name) => Prisma.sql`lower(${name}) LIKE ${prefix} AND lower(${name}) <> ${q}`)}
+      UNION ALL ${group(2, (name) => Prisma.sql`lower(${name}) NOT LIKE ${prefix} AND strpos(lower(${name}), ${laterWord}) > 0`)}
+      UNION ALL ${group(3, (name) => Prisma.sql`lower(${name}) NOT LIKE ${prefix} AND lower(${name}) NOT LIKE ${wordPrefix}`)}
     ) p LIMIT ${perPage + 1} OFFSET ${offset}`;
+}
+
+/** One source of a search's matches: the rows it reads (as `p`, the product) and the name its ranking reads. */
+interface SearchSide {
+  from: Prisma.Sql;
+  where: Prisma.Sql;
+  name: Prisma.Sql;
+}
+type SearchSides = [SearchSide, ...SearchSide[]];
+
+/**
+ * Where a list's matches come from. Without search locales, one side: the products. With them, a side per locale:
+ * the products whose translation in that locale has every word, and neither their own text nor their translation
+ * in an earlier locale of the chain does, ranked by their name in that locale (by '' without one). The sides never share a product, so
+ * their matches are added, not de-duplicated, and each keeps its own index-ordered plan (the product trigram index
+ * and created_at order; the translation trigram index, or the created_at order probing each product's translation
+ * by its key).
+ */
+function searchSidesSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[]): SearchSides {
+  const products: SearchSide = { from: Prisma.sql`products p`, where: whereSql(storeId, mode, f, attributes), name: Prisma.sql`p.name` };
+  const terms = searchTerms(f.search);
+  if (!f.searchLocales?.length || !terms.length) return [products];
+  const unsearched = whereSql(storeId, mode, f, attributes, false);
+  const ownText = textMatchSql('p.search_text', terms);
+  const locales = f.searchLocales;
+  return [
+    { ...products, where: Prisma.sql`${unsearched} AND ${ownText}` },
+    ...locales.map((locale, i) => ({
+      from: Prisma.sql`product_translations t JOIN products p ON p.id = t.product_id`,
+      where: Prisma.sql`${translationMatchSql(storeId, mode, [locale], terms)} AND ${unsearched} AND NOT (${ownText})${
+        i === 0
+          ? Prisma.empty
+          : Prisma.sql` AND NOT EXISTS (SELECT 1 FROM product_translations e WHERE e.product_id = p.id AND ${translationMatchSql(storeId, mode, locales.slice(0, i), terms, 'e')})`
+      }`,
+      // Its translated name ('' without one: then its own name cannot hold the words, or its own text would have
+      // matched): the expression of product_translations_name_prefix_idx, which the name groups read.
+      name: Prisma.sql`coalesce(t.name, '')`,
+    })),
+  ];
 }
 
 /**
@@ -224,14 +290,21 @@ export function productPageQuery(
   }
   const totalFromCounters = countedByCounters(filter);
   const countLimit = totalFromCounters ? Infinity : offset + COUNTED_PAGES_AHEAD * perPage;
-  const where = whereSql(storeId, mode, filter, attributes);
+  const sides = searchSidesSql(storeId, mode, filter, attributes);
+  const union = (select: (side: SearchSide) => Prisma.Sql) => Prisma.join(sides.map((side) => Prisma.sql`(${select(side)})`), ' UNION ALL ');
+  // Each side counts up to the bound; their sum past it is a bound reached all the same (totalOf).
   const total = totalFromCounters
     ? counterTotalSql(storeId, mode, filter)
-    : Prisma.sql`SELECT count(*) AS total FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit + 1}) m`;
+    : Prisma.sql`SELECT count(*) AS total FROM (${union((side) => Prisma.sql`SELECT 1 FROM ${side.from} WHERE ${side.where} LIMIT ${countLimit + 1}`)}) m`;
+  const { col } = SORT_SQL[sort ?? '-created_at'];
   const pageIds =
     !sort && searchTerms(filter.search).length
-      ? rankedSearchIdsSql(where, filter.search!, perPage, offset)
-      : Prisma.sql`SELECT p.id FROM products p WHERE ${where} ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+      ? rankedSearchIdsSql(sides, filter.search!, perPage, offset)
+      : sides.length === 1
+        ? Prisma.sql`SELECT p.id FROM products p WHERE ${sides[0].where} ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`
+        : Prisma.sql`SELECT p.id FROM (${union(
+            (side) => Prisma.sql`SELECT p.id, ${Prisma.raw(`p.${col}`)} FROM ${side.from} WHERE ${side.where} ORDER BY ${orderSql(sort)} LIMIT ${offset + perPage + 1}`,
+          )}) p ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
   const sql = Prisma.sql`
     SELECT c.total, s.id, s.ord FROM (${total}) c
     LEFT JOIN LATERAL (

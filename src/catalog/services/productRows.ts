@@ -10,7 +10,8 @@ type ProductQuery = { include?: Prisma.ProductInclude; select?: Prisma.ProductSe
 /**
  * The full row of a product is what its representation shows
  * (PRODUCT_VIEW_INCLUDE): every column, the store's currency, the category
- * slugs, the images in order, the SEO record and the variant count. It is also
+ * slugs, the images in order, the SEO record, the variant count and the
+ * translations by locale. It is also
  * the selection Pothos builds for the REST product fragment and the dashboard's
  * product screens.
  *
@@ -76,13 +77,18 @@ const SELECT_FULL_ROWS = `SELECT ${Object.entries(COLUMNS)
   (SELECT json_build_object('id', o.id, 'storeId', o.store_id, 'productId', o.product_id, 'mode', o.mode, 'title', o.title, 'description', o.description,
       'slug', o.slug, 'canonicalUrl', o.canonical_url, 'ogImageUrl', o.og_image_url, 'noindex', o.noindex, 'updatedAt', o.updated_at)
     FROM product_seo o WHERE o.product_id = p.id) AS seo,
-  json_build_object('variants', (SELECT count(*)::int FROM variants v WHERE v.product_id = p.id)) AS "_count"
+  json_build_object('variants', (SELECT count(*)::int FROM variants v WHERE v.product_id = p.id)) AS "_count",
+  coalesce((SELECT json_agg(json_build_object('productId', t.product_id, 'storeId', t.store_id, 'mode', t.mode, 'locale', t.locale, 'name', t.name,
+      'description', t.description, 'seoTitle', t.seo_title, 'seoDescription', t.seo_description, 'slug', t.slug, 'options', t.options,
+      'attributes', t.attributes, 'outdatedFields', t.outdated_fields, 'searchText', t.search_text, 'createdAt', t.created_at, 'updatedAt', t.updated_at) ORDER BY t.locale)
+    FROM product_translations t WHERE t.product_id = p.id), '[]') AS translations
 FROM products p JOIN stores s ON s.id = p.store_id`;
 
 const BY_IDS = `${SELECT_FULL_ROWS} WHERE p.id = ANY($1::uuid[])`;
 const ONE_OF_CATALOG = `${SELECT_FULL_ROWS} WHERE p.id = $1::uuid AND p.store_id = $2::uuid AND p.mode = $3::"Mode"`;
 
-type RawRow = Omit<ProductViewRow, 'images' | 'seo' | 'price'> & {
+type RawRow = Omit<ProductViewRow, 'images' | 'seo' | 'price' | 'translations'> & {
+  translations: (Omit<ProductViewRow['translations'][number], 'createdAt' | 'updatedAt'> & { createdAt: string | Date; updatedAt: string | Date })[];
   price: Prisma.Decimal | string;
   images: (Omit<ProductViewRow['images'][number], 'createdAt'> & { createdAt: string | Date })[];
   seo: (Omit<NonNullable<ProductViewRow['seo']>, 'updatedAt'> & { updatedAt: string | Date }) | null;
@@ -93,6 +99,10 @@ function toFullRow(row: RawRow): ProductViewRow {
   if (!Prisma.Decimal.isDecimal(row.price)) row.price = new Prisma.Decimal(row.price);
   for (const image of row.images) image.createdAt = new Date(image.createdAt);
   if (row.seo) row.seo.updatedAt = new Date(row.seo.updatedAt);
+  for (const tr of row.translations) {
+    tr.createdAt = new Date(tr.createdAt);
+    tr.updatedAt = new Date(tr.updatedAt);
+  }
   return row as ProductViewRow;
 }
 

@@ -17,6 +17,9 @@ import { PRODUCT_VIEW_INCLUDE, type ProductPartsRow, productParts, productView, 
 import { parseInput } from '../../platform/validation';
 import { productTypeForWrite, unknownReferenceErrors } from './attributeDefinitions';
 import { attributesWithoutType, checkAttributeValues } from './attributeValues';
+import { markProductTranslations, productSourceIfTranslated } from './translationMarks';
+import { emitProductTranslationEvent, IN_PRODUCT_WRITE, writeProductTranslations } from './productTranslationWrites';
+import { lockedStoreLocales } from './translations';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 type Tx = Prisma.TransactionClient;
@@ -59,6 +62,8 @@ const ProductFields = {
   productTypeId: z.string().nullable(),
   /** {code: value}; null clears a value. Checked against the product type in the write (attributesAfterWrite). */
   attributes: z.record(z.string(), z.unknown()),
+  /** {locale: translation}; merged per locale, null removes a locale's. Checked in the write (writeProductTranslations). */
+  translations: z.record(z.string(), z.unknown()),
 };
 
 export const ProductCreateInput = z.object({
@@ -73,6 +78,7 @@ export const ProductCreateInput = z.object({
   unpublishAt: ProductFields.unpublishAt.optional(),
   productTypeId: ProductFields.productTypeId.optional(),
   attributes: ProductFields.attributes.optional(),
+  translations: ProductFields.translations.optional(),
   /** The options, in order, checked as PUT …/options checks them; the product starts without variants (generate makes them). */
   options: NewOptionsInput.optional(),
 });
@@ -210,8 +216,14 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
       },
     });
-    emitProductEvent(t, 'product.created', product);
-    return product;
+    if (!data.translations || !(await writeProductTranslations(t, await lockedStoreLocales(t, storeId), product, data.translations, { replace: false, names: IN_PRODUCT_WRITE }))) {
+      emitProductEvent(t, 'product.created', product);
+      return product;
+    }
+    // Its translations are part of it: the created product's event and answer carry them.
+    const translated = await t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: product.id } });
+    emitProductEvent(t, 'product.created', translated);
+    return translated;
   });
 }
 
@@ -260,9 +272,12 @@ export async function writeProductVersion(
   query: ProductQuery = {},
   alsoWrite?: () => Promise<unknown>,
 ) {
+  // Its translations' outdated marks are set here, the one place every product write passes (translationMarks.ts).
+  const source = await productSourceIfTranslated(t, before.id);
   const { count } = await t.tx.product.updateMany({ where: { id: before.id, version: before.version }, data: { ...data, version: { increment: 1 } } });
   if (count === 0) throw new ConcurrentWrite();
   await alsoWrite?.();
+  if (source) await markProductTranslations(t, before.id, source);
   return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
 }
 
@@ -271,12 +286,12 @@ export async function writeProductVersion(
  * the bulk import's unchanged rows, compared as the update compares them. Throws the update's validation errors.
  */
 export function updateChangesNothing(current: ProductPartsRow, input: Omit<ProductUpdateArgs, keyof Schedule>): boolean {
-  const { publishAt: _publishAt, unpublishAt: _unpublishAt, ...data } = parseInput(ProductUpdateInput, input);
+  const { publishAt: _publishAt, unpublishAt: _unpublishAt, translations: _translations, ...data } = parseInput(ProductUpdateInput, input);
   return changesNothing(current, data);
 }
 
 /** Whether an update would leave every field as it is (then nothing is written and no version is made). */
-function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof ProductUpdateInput>, keyof Schedule>): boolean {
+function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof ProductUpdateInput>, keyof Schedule | 'translations'>): boolean {
   const same: { [K in keyof typeof data]-?: (v: NonNullable<(typeof data)[K]>) => boolean } = {
     name: (v) => v === current.name,
     description: (v) => v === current.description,
@@ -387,6 +402,8 @@ export async function updateProduct(
   const data = parseInput(ProductUpdateInput, input);
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
+    // Before the product's lock, as a locale removal takes the store's before the translations' rows.
+    const locales = data.translations ? await lockedStoreLocales(t, storeId) : undefined;
     // Categories are read only when the update sets them (undefined leaves them out of the read).
     const parts = { variants: { select: { sku: true } }, categories: data.categorySlugs !== undefined ? PRODUCT_VIEW_INCLUDE.categories : undefined };
     const before = await productBeforeWrite(t, storeId, id, parts as { variants: { select: { sku: true } }; categories: typeof PRODUCT_VIEW_INCLUDE.categories });
@@ -396,9 +413,13 @@ export async function updateProduct(
     const attributes = await attributesAfterWrite(t, storeId, before, data);
     const attributesChanged =
       attributes !== undefined && (attributes.productTypeId !== before.productTypeId || JSON.stringify(attributes.attributes) !== JSON.stringify(before.attributes));
-    // Nothing to change: no new version, so the caller's ETag stays valid.
-    const { productTypeId: _type, attributes: _values, ...otherFields } = data;
-    if (!scheduleChanged && !attributesChanged && changesNothing(before, otherFields)) return t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    const { productTypeId: _type, attributes: _values, translations, ...otherFields } = data;
+    const productChanged = scheduleChanged || attributesChanged || !changesNothing(before, otherFields);
+    if (!productChanged) {
+      const translated = translations && (await translationsOfUpdate(t, locales!, before, translations, false, query));
+      // Nothing to change: no new version, so the caller's ETag stays valid.
+      return translated?.after ?? t.tx.product.findUniqueOrThrow({ ...query, where: { id } });
+    }
     const categoryIds = data.categorySlugs !== undefined ? await resolveCategories(t.tx, storeId, data.categorySlugs) : undefined;
     const merged = { ...before, ...stripUndefined(data) };
     const after = await writeProductVersion(
@@ -430,9 +451,37 @@ export async function updateProduct(
         for (const v of attributes?.variants ?? []) await t.tx.variant.update({ where: { id: v.id }, data: { attributes: v.attributes as Prisma.InputJsonObject } });
       },
     );
-    emitProductEvent(t, 'product.updated', after, { before });
-    return after;
+    // Translated after the product's own fields, so a name changed and translated at once is not outdated.
+    const typeAfter = attributes?.productTypeId === undefined ? before.productTypeId : attributes.productTypeId;
+    const translated = translations && (await translationsOfUpdate(t, locales!, { ...before, productTypeId: typeAfter }, translations, true, query));
+    // The answer and both events show the translations written.
+    const final = translated ? await t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id } }) : after;
+    emitProductEvent(t, 'product.updated', final, { before });
+    if (translated) emitProductTranslationEvent(t, 'translation.updated', final, translated.previous);
+    return final;
   });
+}
+
+/**
+ * The `translations` of an update, merged per locale into the stored ones (checked against the product with the
+ * update's type; its options are written by their own route). When the update changes nothing else, this is the
+ * write: the version moves and translation.updated is recorded here. Returns the translations before it (and the
+ * product after it, when this was the write), or null when they changed nothing.
+ */
+async function translationsOfUpdate(
+  t: TransactionContext,
+  locales: { defaultLocale: string; locales: string[] },
+  before: Awaited<ReturnType<typeof productBeforeWrite>>,
+  translations: Record<string, unknown>,
+  productChanged: boolean,
+  query: ProductQuery,
+) {
+  const previous = await t.tx.productTranslation.findMany({ where: { productId: before.id }, orderBy: { locale: 'asc' } });
+  if (!(await writeProductTranslations(t, locales, before, translations, { replace: false, names: IN_PRODUCT_WRITE }))) return null;
+  if (productChanged) return { previous, after: undefined };
+  const after = await writeProductVersion(t, before, {}, query);
+  emitProductTranslationEvent(t, 'translation.updated', after, previous);
+  return { previous, after };
 }
 
 /** Deletes the product; variants, SEO and image links go with it (cascades). Its event carries the product as it was. */

@@ -8,6 +8,7 @@ import { notFound } from '../../platform/errors';
 import { listProductIds, type ProductSort } from './productList';
 import type { AttributeFilter } from './attributeFilters';
 import { catalogOf } from './catalogScope';
+import { translatedLocales } from './localizedReads';
 
 /** Sorts a storefront may use: inventory is not public, so neither is sorting by it. */
 export const PUBLIC_PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price'] as const satisfies readonly ProductSort[];
@@ -20,6 +21,8 @@ interface PublicProductFilter {
   attributes?: AttributeFilter[];
   /** Product type ids, as the merchant list takes them (Shopify's storefront filters by productType likewise). */
   productTypes?: string[];
+  /** The request's locale chain (localizedReads.ts): a search matches the text of its translated locales too. */
+  chain?: string[];
 }
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
@@ -33,8 +36,9 @@ export function listPublicProducts(
   sort?: PublicProductSort,
   facets?: string[],
 ) {
-  const { search, category, tags, attributes, productTypes } = filter;
-  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active' }, paging, sort, { facets, audience: 'public' });
+  const { search, category, tags, attributes, productTypes, chain } = filter;
+  const searchLocales = search && chain ? translatedLocales(chain) : undefined;
+  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active', searchLocales }, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */

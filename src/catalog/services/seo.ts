@@ -7,12 +7,12 @@ import { transaction } from '../../platform/outbox/outbox';
 import { AppError, notFound } from '../../platform/errors';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { emitProductEvent, isUuid, productBeforeWrite, requireVersion, writeProductVersion } from './products';
-import { slug } from './slugs';
+import { SEO_LIMITS, slug } from './slugs';
 import { parseInput } from '../../platform/validation';
 
 type SeoQuery = { include?: Prisma.SeoInclude; select?: Prisma.SeoSelect };
 
-export const SEO_LIMITS = { title: 70, description: 320, slug: 200, url: 2048 } as const;
+export { SEO_LIMITS };
 
 /** Characters as a reader counts them (code points), so an emoji or an accented letter is one. */
 const chars = (s: string) => [...s].length;

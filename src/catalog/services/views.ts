@@ -6,12 +6,48 @@ import type { Prisma } from '../../platform/db/client';
 import { snakeToCamel } from '../../platform/naming';
 import { imageUrl } from './imageTypes';
 
-export const categoryView = (c: { id: string; storeId: string; slug: string; name: string; createdAt: Date }) => ({
+/** How a resource's translations are read for its view: by locale. */
+export const BY_LOCALE = { translations: { orderBy: { locale: 'asc' } } } as const;
+
+/** The bookkeeping every translation shows: whether (and which of) its fields are outdated, and when it was written. */
+type TranslationRow = { locale: string; outdatedFields: string[]; updatedAt: Date | string };
+const translationState = (r: TranslationRow) => ({ outdated: r.outdatedFields.length > 0, outdated_fields: r.outdatedFields, updated_at: new Date(r.updatedAt) });
+
+/** A resource's translations as the merchant API shows them: `{"de": {…}, "fr": {…}}`, by locale. */
+const byLocale = <R extends TranslationRow>(rows: R[], view: (r: R) => Record<string, unknown>): Record<string, Record<string, unknown>> =>
+  Object.fromEntries(rows.map((r) => [r.locale, { ...view(r), ...translationState(r) }]));
+
+type ProductTranslationRow = TranslationRow & {
+  name: string | null;
+  description: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  slug: string | null;
+  options: unknown;
+  attributes: unknown;
+};
+/** A product's translations: the product's shape (name, description, seo, options, attributes), by locale. */
+export const productTranslationsView = (rows: ProductTranslationRow[]) =>
+  byLocale(rows, (r) => ({
+    name: r.name,
+    description: r.description,
+    seo: { title: r.seoTitle, description: r.seoDescription, slug: r.slug },
+    options: r.options,
+    attributes: r.attributes,
+  }));
+
+export const categoryTranslationsView = (rows: (TranslationRow & { name: string | null })[]) => byLocale(rows, (r) => ({ name: r.name }));
+
+export const attributeTranslationsView = (rows: (TranslationRow & { name: string | null; values: unknown })[]) => byLocale(rows, (r) => ({ name: r.name, values: r.values }));
+
+/** A category; with its translations when the row was read with them. */
+export const categoryView = (c: { id: string; storeId: string; slug: string; name: string; createdAt: Date; translations?: Parameters<typeof categoryTranslationsView>[0] }) => ({
   id: c.id,
   store_id: c.storeId,
   slug: c.slug,
   name: c.name,
   created_at: c.createdAt,
+  ...(c.translations ? { translations: categoryTranslationsView(c.translations) } : {}),
 });
 
 /** An attribute as GET …/attributes/{attributeID} shows it. */
@@ -29,6 +65,7 @@ export const attributeView = (a: {
   createdAt: Date;
   updatedAt: Date;
   version: number;
+  translations?: Parameters<typeof attributeTranslationsView>[0];
 }) => ({
   id: a.id,
   code: a.code,
@@ -43,6 +80,7 @@ export const attributeView = (a: {
   created_at: a.createdAt,
   updated_at: a.updatedAt,
   version: a.version,
+  ...(a.translations ? { translations: attributeTranslationsView(a.translations) } : {}),
 });
 
 /** A product type row with its attribute assignments (PRODUCT_TYPE_INCLUDE). */
@@ -305,6 +343,7 @@ export const PRODUCT = {
   updated_at: column<ProductViewRow, 'updatedAt'>('updatedAt'),
   images: { of: PRODUCT_IMAGE, row: (p: ProductViewRow, baseUrl: string) => p.images.map((i) => viewOf(PRODUCT_IMAGE, i, baseUrl)), relation: 'images' },
   seo: { of: SEO, row: (p: ProductViewRow, baseUrl: string) => p.seo && viewOf(SEO, p.seo, baseUrl), relation: 'seo' },
+  translations: { row: (p: ProductViewRow) => productTranslationsView(p.translations), relation: 'translations' },
 } satisfies Representation<ProductViewRow>;
 
 /** What a product row must include for productView: the relations the REST product shows. */
@@ -314,6 +353,7 @@ export const PRODUCT_VIEW_INCLUDE = {
   images: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] },
   seo: true,
   _count: { select: { variants: true } },
+  ...BY_LOCALE,
 } as const satisfies Prisma.ProductInclude;
 
 export type ProductViewRow = Prisma.ProductGetPayload<{ include: typeof PRODUCT_VIEW_INCLUDE }>;
@@ -325,14 +365,15 @@ type ProductView = ViewOf<typeof PRODUCT>;
 export const productView = (p: ProductViewRow, baseUrl: string) => viewOf(PRODUCT, p, baseUrl) as ProductView;
 
 /** A product row with its own columns and any of the relations its representation shows. */
-export type ProductPartsRow = Omit<ProductViewRow, 'store' | 'categories' | 'images' | 'seo' | '_count'> & Partial<Pick<ProductViewRow, 'store' | 'categories' | 'images' | 'seo' | '_count'>>;
+type ProductRelation = 'store' | 'categories' | 'images' | 'seo' | '_count' | 'translations';
+export type ProductPartsRow = Omit<ProductViewRow, ProductRelation> & Partial<Pick<ProductViewRow, ProductRelation>>;
 
 /**
  * What of the REST product a row holds: its own fields always, a relation's
  * field only when the row was read with it. A write reads only the parts it
  * may change, and compares those.
  */
-export const productParts = (p: ProductPartsRow, baseUrl: string) => viewOf(PRODUCT, p as ProductViewRow, baseUrl) as Partial<ProductView> & Omit<ProductView, 'currency' | 'category_slugs' | 'variants_count' | 'images' | 'seo'>;
+export const productParts = (p: ProductPartsRow, baseUrl: string) => viewOf(PRODUCT, p as ProductViewRow, baseUrl) as Partial<ProductView> & Omit<ProductView, 'currency' | 'category_slugs' | 'variants_count' | 'images' | 'seo' | 'translations'>;
 
 /** A variant as GET …/products/{productID}/variants shows it (VARIANT). */
 export const variantView = (v: VariantRow) => viewOf(VARIANT, v, '') as ViewOf<typeof VARIANT>;
