@@ -1,16 +1,16 @@
-import { cliOn, serveDataDir } from '../helpers/cli';
+import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 // Attributes, product types and a product's values, administered through the real CLI process: each write goes
 // through the services (the change history records it, actor the operator), and the API then serves what the
-// CLI wrote.
+// CLI wrote. Each data directory is served from the start: the commands go through the service's socket.
 
 const problems = (stderr: string) => stderr.trim().replace(/^error: validation_failed: /, '').split('; ').sort();
 
 describeEmbeddedProcesses('npm run cli: attributes and product types', () => {
   it('creates, shows, updates and deletes attributes; every flag problem at once, named by its flag', async () => {
-    const { outcome, json: cli } = cliOn(newTempDir('catalog-cli-attributes-'));
+    const { outcome, json: cli } = (await servedDataDir(migratedDataDir('catalog-cli-attributes-'))).cli;
     await cli('user', 'create', '--email', 'owner@example.test', '--name', 'Owner', '--password', 'a long password');
     const store = await cli('store', 'create', '--name', 'Threads', '--currency', 'EUR', '--owner', 'owner@example.test');
 
@@ -77,8 +77,8 @@ describeEmbeddedProcesses('npm run cli: attributes and product types', () => {
   }, 600_000);
 
   it('product types with product and variant attributes; a product given its type and values; the API serves them', async () => {
-    const dataDir = newTempDir('catalog-cli-product-types-');
-    const { outcome, json: cli } = cliOn(dataDir);
+    const server = await servedDataDir(migratedDataDir('catalog-cli-product-types-'));
+    const { outcome, json: cli } = server.cli;
     await cli('user', 'create', '--email', 'owner@example.test', '--name', 'Owner', '--password', 'a long password');
     const store = await cli('store', 'create', '--name', 'Threads', '--currency', 'EUR', '--owner', 'owner@example.test');
     await cli('category', 'create', '--store', store.id, '--slug', 'tees', '--name', 'Tees');
@@ -138,15 +138,10 @@ describeEmbeddedProcesses('npm run cli: attributes and product types', () => {
     expect(await cli('product-types', 'show', '--store', store.id, '--product-type', tee.id)).toEqual(updated);
 
     // The API serves what the CLI wrote: the product followed its type's change.
-    const server = await serveDataDir(dataDir);
-    try {
-      const { token } = await cli('token', 'issue', '--user', 'owner@example.test');
-      const read = await fetch(`${server.url}/api/v1/merchant/stores/${store.id}/products/${product.id}`, { headers: { authorization: `Bearer ${token}` } });
-      expect(read.status).toBe(200);
-      expect((await read.json()).data).toMatchObject({ product_type_id: tee.id, attributes: { material: 'cotton', fit: 'slim' } });
-    } finally {
-      await server.close();
-    }
+    const { token } = await cli('token', 'issue', '--user', 'owner@example.test');
+    const read = await fetch(`${server.url}/api/v1/merchant/stores/${store.id}/products/${product.id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(read.status).toBe(200);
+    expect((await read.json()).data).toMatchObject({ product_type_id: tee.id, attributes: { material: 'cotton', fit: 'slim' } });
 
     expect(await outcome('product-types', 'delete', '--store', store.id, '--product-type', 'Tee')).toMatchObject({
       code: 1,

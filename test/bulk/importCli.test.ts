@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cliOn } from '../helpers/cli';
+import { cliOn, serveDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir, newTempDir } from '../helpers/templates';
 import { generatedCsv } from './helpers';
 
 /**
@@ -14,14 +14,19 @@ import { generatedCsv } from './helpers';
 
 const ROWS = Number(process.env.BULK_CLI_ROWS ?? 2000);
 const dir = newTempDir('bulk-cli-');
-const cli = cliOn(path.join(dir, 'data'));
+const dataDir = migratedDataDir('bulk-cli-data-');
+const cli = cliOn(dataDir);
 
 describeEmbeddedProcesses('npm run cli -- products import|export', () => {
+  // Served throughout: the commands go through the service's socket.
+  let service: Awaited<ReturnType<typeof serveDataDir>>;
   beforeAll(async () => {
+    service = await serveDataDir(dataDir);
     await cli.exec('user', 'create', '--email', 'ana@example.com', '--name', 'Ana');
     await cli.exec('store', 'create', '--name', 'Bulk', '--currency', 'EUR', '--owner', 'ana@example.com');
     await cli.exec('category', 'create', '--store', 'Bulk', '--slug', 'shoes', '--name', 'Shoes');
   }, 60_000);
+  afterAll(() => service?.close());
 
   test(`imports a generated ${ROWS}-row CSV and prints a summary; bad rows are left out and written to the error report`, async () => {
     const file = path.join(dir, 'products.csv');

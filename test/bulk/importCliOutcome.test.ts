@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cliOn } from '../helpers/cli';
+import { cliOn, serveDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir, newTempDir } from '../helpers/templates';
 import { csv } from './helpers';
 
 /**
@@ -15,7 +15,8 @@ import { csv } from './helpers';
  */
 
 const dir = newTempDir('bulk-cli-outcome-');
-const cli = cliOn(path.join(dir, 'data'));
+const dataDir = migratedDataDir('bulk-cli-outcome-data-');
+const cli = cliOn(dataDir);
 const write = (name: string, text: string) => {
   const file = path.join(dir, name);
   writeFileSync(file, text);
@@ -42,10 +43,14 @@ async function storeWithProducts(store: string) {
 }
 
 describeEmbeddedProcesses('npm run cli -- products import: no-op re-import, row errors, exit codes', () => {
+  // Served throughout: the commands go through the service's socket.
+  let service: Awaited<ReturnType<typeof serveDataDir>>;
   beforeAll(async () => {
+    service = await serveDataDir(dataDir);
     await cli.exec('user', 'create', '--email', 'bo@example.com', '--name', 'Bo');
     await storeWithProducts('Outcome');
   }, 300_000);
+  afterAll(() => service?.close());
 
   test.each(['csv', 'jsonl'])('an untouched %s export imports back as unchanged rows, exit 0, and records no change', async (format) => {
     const store = `Round trip ${format}`;

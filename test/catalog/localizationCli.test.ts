@@ -1,12 +1,13 @@
-import { cliOn } from '../helpers/cli';
+import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 // A store's locales and currencies through the real CLI process (few spawns: CI time is tight).
 
 describeEmbeddedProcesses('npm run cli: locales and currencies', () => {
   it('adds a normalised locale and makes it the default, adds a currency with its minor units, and refuses to remove a default', async () => {
-    const { outcome, json: cli } = cliOn(newTempDir('catalog-cli-locales-'));
+    // Served from the start: the commands go through the service's socket.
+    const { outcome, json: cli } = (await servedDataDir(migratedDataDir('catalog-cli-locales-'))).cli;
     await cli('user', 'create', '--email', 'owner@example.test', '--name', 'Owner', '--password', 'a long password');
     await cli('store', 'create', '--name', 'Wiener', '--currency', 'EUR', '--owner', 'owner@example.test');
     expect(await cli('locales', 'add', '--store', 'Wiener', '--locale', 'de-at')).toEqual({ locale: 'de-AT', name: 'Austrian German', default: false });

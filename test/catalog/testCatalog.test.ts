@@ -5,7 +5,8 @@ import { cliOn, serveDataDir } from '../helpers/cli';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, memberToken, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 import { controllableClock, testWorker } from '../helpers/webhooks';
 import { filePart, makeImage, restUpload } from '../images/images';
 import { createProduct, expectGqlError, expectProblem, gqlData } from '../products/helpers';
@@ -448,20 +449,20 @@ describe('GraphQL', () => {
 });
 
 // Last in the file: serveDataDir makes the CLI's data directory the process-wide database (the test server above keeps its own handle).
-describe('npm run cli -- test-catalog …', () => {
+describeEmbeddedProcesses('npm run cli -- test-catalog …', () => {
   jest.setTimeout(300_000);
 
   it('copies with --wait with no service running, lists the jobs, refuses a second job, and deletes the test catalog', async () => {
-    const dataDir = newTempDir('catalog-cli-test-catalog-');
+    const dataDir = migratedDataDir('catalog-cli-test-catalog-');
     const { json: cli, outcome } = cliOn(dataDir);
+    // The store is set up and given live products beside the service (the commands go through its socket); the service then stops.
+    let server = await serveDataDir(dataDir);
     await cli('user', 'create', '--email', 'sandbox@example.test', '--name', 'Sandy', '--password', 'a long password');
     const store = await cli('store', 'create', '--name', 'Sandbox shop', '--currency', 'EUR', '--owner', 'sandbox@example.test');
     await cli('category', 'create', '--store', 'Sandbox shop', '--slug', 'shoes', '--name', 'Shoes');
     await cli('category', 'create', '--store', 'Sandbox shop', '--slug', 'hats', '--name', 'Hats');
     const { token } = await cli('token', 'issue', '--user', 'sandbox@example.test');
 
-    // Live products made through the service's API; the service then stops.
-    let server = await serveDataDir(dataDir);
     const api = (method: string, path: string, body?: unknown, mode: Mode = 'live') =>
       fetch(`${server.url}/api/v1/merchant/stores/${store.id}${path}`, {
         method,

@@ -1,10 +1,11 @@
 import { db } from '../../src/platform/db/client';
 import { isValidGtin } from '../../src/kernel/gtin';
 import { MAX_GENERATED_PRODUCTS, MAX_GENERATED_VARIANTS } from '../../src/catalog/services/testCatalogGenerator';
-import { cliOn } from '../helpers/cli';
+import { cliOn, servedDataDir } from '../helpers/cli';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
-import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 import { expectGqlError, expectProblem, gqlData } from '../products/helpers';
 
 /**
@@ -210,15 +211,18 @@ describe('generating test products', () => {
   });
 });
 
-describe('npm run cli -- test-catalog generate', () => {
+describeEmbeddedProcesses('npm run cli -- test-catalog generate', () => {
   jest.setTimeout(300_000);
 
   it('makes the products with no service running and prints them; a count out of range is a usage error', async () => {
-    const dataDir = newTempDir('catalog-cli-generate-');
+    const dataDir = migratedDataDir('catalog-cli-generate-');
     const { json: cli, outcome } = cliOn(dataDir);
+    // Set up beside a service (the commands go through its socket), which then stops.
+    const server = await servedDataDir(dataDir);
     await cli('user', 'create', '--email', 'gen@example.test', '--name', 'Gen', '--password', 'a long password');
     await cli('store', 'create', '--name', 'Generated shop', '--currency', 'EUR', '--owner', 'gen@example.test');
     await cli('category', 'create', '--store', 'Generated shop', '--slug', 'shoes', '--name', 'Shoes');
+    await server.close();
 
     const made = await cli('test-catalog', 'generate', '--store', 'Generated shop', '--count', '2', '--seed', '5');
     expect(made).toHaveLength(2);

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import path from 'node:path';
 import { referenceDocuments } from '../../src/docsReference';
 import { describeEmbeddedProcesses, exited, listening, randomPort, root, spawnServer } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { newTempDir, withMigratedDatabase } from '../helpers/templates';
 
 /**
  * The one rule for shell examples in the README and the guides: every ```sh
@@ -102,20 +102,23 @@ function printed(stdout: string, promise: string): boolean {
 
 /**
  * A project directory as a newcomer has it: the checkout's files (linked), no `data/` yet, so the
- * default DATA_DIR (./data) is fresh, and files the examples write stay out of the checkout.
+ * default DATA_DIR (./data) is fresh, and files the examples write stay out of the checkout. With
+ * `migrated`, ./data holds an embedded database that is migrated but holds nothing yet (the first
+ * start on a new directory, which migrates it, is the README's).
  */
-function freshCheckout(): string {
+function freshCheckout(migrated: boolean): string {
   const dir = newTempDir('catalog-docs-');
   for (const entry of readdirSync(root)) {
     if (['data', '.git', '.cache'].includes(entry)) continue;
     symlinkSync(path.join(root, entry), path.join(dir, entry));
   }
+  if (migrated) withMigratedDatabase(path.join(dir, 'data'));
   return dir;
 }
 
 /** Runs the blocks of one document in one bash session beside the service; resolves when all ran. */
 async function runDocument(file: string, examples: Example[]) {
-  const dir = freshCheckout();
+  const dir = freshCheckout(file !== 'README.md');
   const scratch = newTempDir('catalog-docs-blocks-');
   const curlHome = path.join(scratch, 'curl');
   mkdirSync(curlHome);

@@ -3,9 +3,10 @@ import { buildProgram } from '../../src/api/cli/command';
 import { commands } from '../../src/cliCommands';
 import { operatorContext } from '../../src/api/cli/context';
 import { db } from '../../src/platform/db/client';
-import { cliOn } from '../helpers/cli';
+import { servedDataDir } from '../helpers/cli';
+import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 import { startTestServer, type TestServer } from '../helpers/harness';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 /**
  * The CLI writes as the operator: every command that changes a store leaves
@@ -102,9 +103,10 @@ describe('CLI commands (the real command table, run in this process on the test 
   });
 });
 
-describe('the CLI process', () => {
+describeEmbeddedProcesses('the CLI process', () => {
   it('records the operating-system user who ran it, and `changes list` prints the history', async () => {
-    const { json: cli } = cliOn(newTempDir('catalog-events-cli-'));
+    // Served: the commands go through the service's socket.
+    const { json: cli } = (await servedDataDir(migratedDataDir('catalog-events-cli-'))).cli;
     await cli('user', 'create', '--email', 'ana@example.test', '--name', 'Ana');
     const store = await cli('store', 'create', '--name', 'Ana shop', '--currency', 'EUR', '--owner', 'ana@example.test');
     const page = await cli('changes', 'list', '--store', "Ana shop");

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildProgram } from '../../src/api/cli/command';
 import { commands } from '../../src/cliCommands';
-import { cliOn, serveDataDir, shellWords } from '../helpers/cli';
+import { cliOn, servedDataDir, shellWords } from '../helpers/cli';
 import { newTempDir } from '../helpers/templates';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 
@@ -103,8 +103,11 @@ describeEmbeddedProcesses('npm run cli', () => {
       return { code: r.code, stderr: r.stderr.trim() };
     };
 
+    // The first command opens the new data directory itself and migrates it; then a service holds it and the
+    // others go through its socket.
     const owner = await cli('user', 'create', '--email', 'Owner@Example.test', '--name', 'Owner', '--password', 'a long password');
     expect(owner).toEqual({ id: expect.any(String), email: 'owner@example.test', name: 'Owner', has_password: true, created_at: expect.any(String) });
+    const server = await servedDataDir(dataDir);
 
     const store = await cli('store', 'create', '--name', 'CLI store', '--currency', 'chf', '--owner', 'owner@example.test');
     expect(store).toEqual({
@@ -163,21 +166,16 @@ describeEmbeddedProcesses('npm run cli', () => {
     const kept = await cli('token', 'issue', '--user', 'staff@example.test');
     expect(await cli('store', 'list', '--owner', 'owner@example.test')).toEqual([store]);
 
-    const server = await serveDataDir(dataDir);
-    try {
-      const url = `${server.url}/api/v1/merchant/stores/${store.id}/products`;
-      const create = (token: string) =>
-        fetch(url, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Hammer', price: 9.5, category_slugs: ['tools'] }),
-        });
-      const res = await create(kept.token);
-      expect(res.status).toBe(201);
-      expect((await res.json()).data).toMatchObject({ name: 'Hammer', price: 9.5, currency: 'CHF', status: 'draft' });
-      for (const token of [first.token, second.token]) expect((await create(token)).status).toBe(401);
-    } finally {
-      await server.close();
-    }
+    const url = `${server.url}/api/v1/merchant/stores/${store.id}/products`;
+    const create = (token: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Hammer', price: 9.5, category_slugs: ['tools'] }),
+      });
+    const res = await create(kept.token);
+    expect(res.status).toBe(201);
+    expect((await res.json()).data).toMatchObject({ name: 'Hammer', price: 9.5, currency: 'CHF', status: 'draft' });
+    for (const token of [first.token, second.token]) expect((await create(token)).status).toBe(401);
   });
 });

@@ -1,13 +1,14 @@
-import { cliOn } from '../helpers/cli';
+import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 // The CLI reports every problem of a command's flags at once, each named by its flag, with the service's
 // codes: a number flag is not parsed on its own (a parser would stop the command at the first bad flag).
 
 describeEmbeddedProcesses('npm run cli: every flag error at once', () => {
   it('products create with several bad flags names each by its flag; fixed, it creates the product', async () => {
-    const { outcome, json: cli } = cliOn(newTempDir('catalog-cli-errors-'));
+    // Served from the start: the commands go through the service's socket.
+    const { outcome, json: cli } = (await servedDataDir(migratedDataDir('catalog-cli-errors-'))).cli;
     await cli('user', 'create', '--email', 'owner@example.test', '--name', 'Owner', '--password', 'a long password');
     const store = await cli('store', 'create', '--name', 'Flags', '--currency', 'EUR', '--owner', 'owner@example.test');
     await cli('category', 'create', '--store', store.id, '--slug', 'shoes', '--name', 'Shoes');

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { acquireDataDirLock, readHolder } from '../../src/platform/db/embedded/dataDirLock';
-import { exited, root } from '../helpers/serverProcess';
+import { describeIndependentOfDatabase, exited, root } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ function acquireInChild(lockFile: string, holdMs: number) {
   return run(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
 }
 
-describe('data directory lock', () => {
+describeIndependentOfDatabase('data directory lock', () => {
   jest.setTimeout(60_000);
 
   it('is taken by one process, names it to the next, and is gone once released', async () => {

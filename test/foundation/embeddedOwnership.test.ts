@@ -2,17 +2,17 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { embeddedEnv, exited, root, spawnServer, startServer } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses, embeddedEnv, exited, root, spawnServer, startServer } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 
 const run = promisify(execFile);
 
 /** The embedded data directory has one owner: the running service, which shares it; others are refused or go through it. */
-describe('one owner for the embedded database', () => {
+describeEmbeddedProcesses('one owner for the embedded database', () => {
   jest.setTimeout(180_000);
 
   it('refuses a second service, shares with db:migrate and psql, survives a kill -9, and cleans up on SIGTERM', async () => {
-    const dataDir = newTempDir('catalog-owner-');
+    const dataDir = migratedDataDir('catalog-owner-');
     const first = await startServer(dataDir);
     const holderPid = first.child.pid!;
     try {

@@ -6,6 +6,7 @@ import { openPGlite } from '../../src/platform/db/adapters';
 import { socketConnectionUrl } from '../../src/platform/db/embedded/open';
 import { PGliteSession } from '../../src/platform/db/embedded/pgliteSession';
 import { serveOverSocket, SOCKET_FILE, type SocketServer } from '../../src/platform/db/embedded/socketServer';
+import { describeIndependentOfDatabase } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
 const run = promisify(execFile);
@@ -15,7 +16,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The embedded database shared over a Unix socket: real PostgreSQL clients
  * (`pg`, psql) on one side, the in-process user of the same PGlite on the other.
  */
-describe('embedded database socket', () => {
+describeIndependentOfDatabase('embedded database socket', () => {
   let pglite: PGlite;
   let session: PGliteSession;
   let inProcess: PGlite;

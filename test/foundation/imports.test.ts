@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { describeIndependentOfDatabase } from '../helpers/serverProcess';
 import { newTempDir } from '../helpers/templates';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -61,7 +62,7 @@ function writeViolatingProject(dir: string) {
   }
 }
 
-describe('import direction (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+describeIndependentOfDatabase('import direction (dependency-cruiser, .dependency-cruiser.cjs)', () => {
   test('src has no import cycles and no import against the layering', async () => {
     const { code, output } = await depcruise(ROOT);
     // On failure the received value is dependency-cruiser's report, naming each offending import and rule.

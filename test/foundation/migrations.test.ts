@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openPGlite, pgliteAdapterFactory } from '../../src/platform/db/adapters';
 import { applyMigrations, diffSchemaAgainstMigrations, MIGRATIONS_DIR, MigrationError } from '../../src/platform/db/migrate';
+import { describeIndependentOfDatabase } from '../helpers/serverProcess';
 import { newTempDir, openEmptyDatabase } from '../helpers/templates';
 
 describe('migration runner (wasm schema engine)', () => {
@@ -45,7 +46,10 @@ describe('migration runner (wasm schema engine)', () => {
       await d.close();
     }
   });
+});
 
+// On an embedded database of its own whatever DATABASE_URL says.
+describeIndependentOfDatabase('migration history (wasm schema engine)', () => {
   it('schema.prisma and the committed migrations agree (no pending schema change)', async () => {
     const pg = await openPGlite();
     try {

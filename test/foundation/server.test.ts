@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -36,7 +36,7 @@ describe('server process', () => {
   jest.setTimeout(90_000);
 
   it('seeds a demo store once, prints a token and a curl that works, and finishes in-flight requests on SIGTERM', async () => {
-    const dataDir = newTempDir('catalog-server-');
+    const dataDir = migratedDataDir('catalog-server-');
     const port = 20000 + Math.floor(Math.random() * 20000);
     const first = await startServer(port, dataDir);
     const printed = first.output();

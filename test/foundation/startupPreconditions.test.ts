@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startLocalS3 } from '../helpers/s3';
 import { describeEmbeddedProcesses, embeddedEnv, root, startServer } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir, newTempDir } from '../helpers/templates';
 
 /**
  * Nothing is lost at start (issue 26): `npm start` checks every precondition
@@ -116,7 +116,7 @@ describeEmbeddedProcesses('npm start checks every precondition before it migrate
   });
 
   it('a second service on the same data directory fails one line naming the first; so does a worker with no service to work through', async () => {
-    const dataDir = newTempDir('catalog-start-');
+    const dataDir = migratedDataDir('catalog-start-');
     expectOneLineFailure(await runEntry('src/worker.ts', embeddedEnv(dataDir)), /^error: the embedded database under .* is reached through a running service: start it/);
     const first = await startServer(dataDir, { env: { SEED_DEMO: 'false' } });
     try {

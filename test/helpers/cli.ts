@@ -9,7 +9,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/platform/config';
 import { closeDatabase, openDatabase } from '../../src/platform/db/client';
 import { killedWithTestFile } from './serverProcess';
-import { adminQuery, newTempDir, templateStatePath, testDatabaseUrl, withDatabase } from './templates';
+import { adminQuery, migratedDataDir, newTempDir, templateStatePath, testDatabaseUrl, withDatabase } from './templates';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -75,15 +75,40 @@ export async function serveDataDir(dataDir: string, env: Record<string, string> 
 }
 
 /**
+ * serveDataDir for the rest of the test: CLI processes run on `dataDir` (`cli`) go through the service's socket, as
+ * beside `npm start`, instead of each opening the database itself (seconds apiece). `close` stops the service, else
+ * the test's end does. `dataDir` is typically a migratedDataDir.
+ */
+export async function servedDataDir(dataDir: string, env: Record<string, string> = {}) {
+  const server = await serveDataDir(dataDir, env);
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    openServices.delete(close);
+    return (closing ??= server.close());
+  };
+  openServices.add(close);
+  return { dataDir, cli: cliOn(dataDir), url: server.url, close };
+}
+
+/** Services servedDataDir started: a test that does not stop its own has it stopped when it ends. */
+const openServices = new Set<() => Promise<void>>();
+afterEach(async () => {
+  await Promise.all([...openServices].map((close) => close()));
+});
+
+/**
  * A database of the kind under test that CLI processes and the test share: under DATABASE_URL a fresh PostgreSQL
- * database copied from the migrated template, else the embedded one of a new data directory. `serve` serves the
- * real handler over it and makes it the test's own database (fixtures are written through it); CLI processes run
- * beside it go through it. `drop` removes the PostgreSQL database once the server is closed.
+ * database copied from the migrated template, else the embedded one of a new data directory (migrated already).
+ * `serve` serves the real handler over it and makes it the test's own database (fixtures are written through it); CLI
+ * processes run beside it go through it. `drop` removes the PostgreSQL database once the server is closed.
  */
 export async function sharedCliDatabase(prefix: string) {
-  const dataDir = newTempDir(prefix);
   const url = testDatabaseUrl();
-  if (!url) return { cli: cliOn(dataDir), serve: () => serveDataDir(dataDir), drop: async () => {} };
+  if (!url) {
+    const dataDir = migratedDataDir(prefix);
+    return { cli: cliOn(dataDir), serve: () => serveDataDir(dataDir), drop: async () => {} };
+  }
+  const dataDir = newTempDir(prefix);
   const { template } = JSON.parse(readFileSync(templateStatePath(), 'utf8')) as { template: string };
   const name = `catalog_cli_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   await adminQuery(url, `CREATE DATABASE ${name} TEMPLATE ${template}`);

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openPGlite, pgliteAdapterFactory, postgresAdapterFactory } from '../../src/platform/db/adapters';
 import { applyMigrations } from '../../src/platform/db/migrate';
@@ -6,7 +6,9 @@ import { adminQuery, newTempDir, testDatabaseUrl, withDatabase } from './templat
 
 /**
  * Migrates once into a template that every test file copies: a PGlite data-dir
- * dump, or a PostgreSQL template database when DATABASE_URL is set.
+ * dump, or a PostgreSQL template database when DATABASE_URL is set. Either way
+ * also a migrated embedded database on disk, for the tests whose processes use
+ * a data directory of their own (migratedDataDir copies it).
  */
 export default async function globalSetup() {
   const runDir = newTempDir('catalog-test-');
@@ -14,20 +16,29 @@ export default async function globalSetup() {
   process.env.CATALOG_TEST_TEMPLATE = TEMPLATE_STATE;
   // Every test's temporary directory goes in here; globalTeardown removes it whole.
   process.env.CATALOG_TEST_TMP = runDir;
+  const dataDir = path.join(runDir, 'template-data');
+  mkdirSync(dataDir);
   const url = testDatabaseUrl();
   if (url) {
     const name = `catalog_tpl_${process.pid}_${Date.now()}`;
-    await adminQuery(url, `CREATE DATABASE ${name}`);
-    const factory = postgresAdapterFactory(withDatabase(url, name), 2);
-    await applyMigrations(factory);
-    writeFileSync(TEMPLATE_STATE, JSON.stringify({ kind: 'postgres', template: name }));
+    const postgres = (async () => {
+      await adminQuery(url, `CREATE DATABASE ${name}`);
+      await applyMigrations(postgresAdapterFactory(withDatabase(url, name), 2));
+    })();
+    // Meanwhile the embedded one (the two migrations wait on different things).
+    const embedded = openPGlite({ dataDir: path.join(dataDir, 'pglite') }).then(async (pg) => {
+      await applyMigrations(pgliteAdapterFactory(pg));
+      await pg.close();
+    });
+    await Promise.all([postgres, embedded]);
+    writeFileSync(TEMPLATE_STATE, JSON.stringify({ kind: 'postgres', template: name, dataDir }));
   } else {
-    const pg = await openPGlite();
+    const pg = await openPGlite({ dataDir: path.join(dataDir, 'pglite') });
     await applyMigrations(pgliteAdapterFactory(pg));
     const dump = await pg.dumpDataDir('none');
     await pg.close();
     const file = `${TEMPLATE_STATE}.tar`;
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-    writeFileSync(TEMPLATE_STATE, JSON.stringify({ kind: 'pglite', dump: file }));
+    writeFileSync(TEMPLATE_STATE, JSON.stringify({ kind: 'pglite', dump: file, dataDir }));
   }
 }

@@ -35,6 +35,16 @@ export function describeEmbeddedProcesses(name: string, fn: () => void): void {
   describe.skip(`${name} [runs in the embedded-database pass: its processes use their own embedded database whatever DATABASE_URL says]`, fn);
 }
 
+/**
+ * `describe` for tests that do the same work whatever the test run's DATABASE_URL: on an embedded database they open
+ * themselves, or on none (files, the static documents). The PostgreSQL pass skips them, with this reason in their
+ * name, instead of running them a second time.
+ */
+export function describeIndependentOfDatabase(name: string, fn: () => void): void {
+  if (!process.env.DATABASE_URL) return describe(name, fn);
+  describe.skip(`${name} [runs in the embedded-database pass: it does the same work whatever DATABASE_URL says]`, fn);
+}
+
 /** Processes the test file started; whatever still runs when the file ends (a test timed out before its stop) is killed. */
 const spawned = new Set<ChildProcess>();
 afterAll(() => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -39,6 +39,21 @@ export function withDatabase(url: string, name: string) {
  * temporary directory.
  */
 export const newTempDir = (prefix: string) => mkdtempSync(path.join(process.env.CATALOG_TEST_TMP ?? tmpdir(), prefix));
+
+/**
+ * A fresh data directory whose embedded database is migrated already: a copy of the one globalSetup migrated. For
+ * tests of what processes do on a database, not of how a new one is made (first opens are tested on new directories).
+ */
+export function migratedDataDir(prefix: string): string {
+  return withMigratedDatabase(newTempDir(prefix));
+}
+
+/** Puts a copy of the migrated embedded database in the data directory `dataDir` (made if missing); returns `dataDir`. */
+export function withMigratedDatabase(dataDir: string): string {
+  const { dataDir: template } = JSON.parse(readFileSync(templateStatePath(), 'utf8')) as { dataDir: string };
+  cpSync(path.join(template, 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
+  return dataDir;
+}
 
 /** A fresh, empty database of the kind under test, with a raw query function. */
 export async function openEmptyDatabase() {

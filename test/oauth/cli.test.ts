@@ -1,13 +1,14 @@
-import { cliOn, serveDataDir } from '../helpers/cli';
-import { newTempDir } from '../helpers/templates';
+import { servedDataDir } from '../helpers/cli';
 import { basicAuth, REDIRECT_URI } from './helpers';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 
 describeEmbeddedProcesses('npm run cli -- oauth-app', () => {
   jest.setTimeout(180_000);
   it('creates, lists, suspends, reactivates apps and rotates their secret', async () => {
-    const dataDir = newTempDir('catalog-oauth-cli-');
-    const { exec, json: cli } = cliOn(dataDir);
+    // Served from the start: the commands go through the service's socket.
+    const server = await servedDataDir(migratedDataDir('catalog-oauth-cli-'), { OAUTH_ENABLED: 'true' });
+    const { exec, json: cli } = server.cli;
 
     const dev = await cli('user', 'create', '--email', 'dev@example.test', '--name', 'Dev');
     const created = await cli('oauth-app', 'create', '--owner', 'dev@example.test', '--name', 'CLI app', '--redirect-uris', REDIRECT_URI, '--scopes', 'public:read,payments:read');
@@ -38,18 +39,13 @@ describeEmbeddedProcesses('npm run cli -- oauth-app', () => {
     await expect(bad).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('error: validation_failed: --redirect-uris.0: ') });
 
     // The client authenticates with the new secret only (RFC 7009 revocation answers 200 for an unknown token).
-    const server = await serveDataDir(dataDir, { OAUTH_ENABLED: 'true' });
-    try {
-      const revoke = (secret: string) =>
-        fetch(`${server.url}/api/public/v1/oauth/revoke`, {
-          method: 'POST',
-          headers: { authorization: basicAuth(created.client_id, secret).authorization, 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'token=svc_oat_unknown',
-        });
-      expect((await revoke(rotated.client_secret)).status).toBe(200);
-      expect((await revoke(created.client_secret)).status).toBe(401);
-    } finally {
-      await server.close();
-    }
+    const revoke = (secret: string) =>
+      fetch(`${server.url}/api/public/v1/oauth/revoke`, {
+        method: 'POST',
+        headers: { authorization: basicAuth(created.client_id, secret).authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'token=svc_oat_unknown',
+      });
+    expect((await revoke(rotated.client_secret)).status).toBe(200);
+    expect((await revoke(created.client_secret)).status).toBe(401);
   });
 });

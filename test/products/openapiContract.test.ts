@@ -8,6 +8,7 @@ import { createKey } from '../public/helpers';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { takeContractViolations } from '../helpers/contractViolations';
+import { describeIndependentOfDatabase } from '../helpers/serverProcess';
 import { Contract, openApiContract } from '../helpers/openapiContract';
 import { createProduct, productPath, productsPath } from './helpers';
 
@@ -178,7 +179,7 @@ describe('public operations', () => {
   });
 });
 
-describe('examples', () => {
+describeIndependentOfDatabase('examples', () => {
   it('are valid values of their schemas, formats included (a URI is a URI), in bodies, headers and parameters', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);

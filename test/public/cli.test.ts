@@ -1,14 +1,15 @@
-import { cliOn, serveDataDir } from '../helpers/cli';
-import { newTempDir } from '../helpers/templates';
+import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 
 describeEmbeddedProcesses('npm run cli -- key …', () => {
   jest.setTimeout(180_000);
 
   it('creates, lists, rolls and revokes keys that the public API honours', async () => {
-    // The CLI works on its own embedded database, whatever the test run's DATABASE_URL.
-    const dataDir = newTempDir('catalog-cli-keys-');
-    const { exec, json: cli } = cliOn(dataDir);
+    // The CLI works on its own embedded database, whatever the test run's DATABASE_URL; served from the start, the
+    // commands go through the service's socket.
+    const server = await servedDataDir(migratedDataDir('catalog-cli-keys-'));
+    const { exec, json: cli } = server.cli;
     await cli('user', 'create', '--email', 'keys@example.test', '--name', 'Keys');
     const store = await cli('store', 'create', '--name', 'Key store', '--currency', 'eur', '--owner', 'keys@example.test');
 
@@ -36,15 +37,10 @@ describeEmbeddedProcesses('npm run cli -- key …', () => {
     const badScope = exec('key', 'create', '--store', store.id, '--type', 'publishable', '--mode', 'test', '--name', 'x', '--scopes', 'products:write');
     await expect(badScope).rejects.toMatchObject({ code: 1, stderr: 'error: validation_failed: --scopes: a publishable key may only carry public:read\n' });
 
-    const server = await serveDataDir(dataDir);
-    try {
-      const url = `${server.url}/api/public/v1/payments/supported-countries`;
-      const status = async (key: string) => (await fetch(url, { headers: { 'x-api-key': key } })).status;
-      expect(await status(rolled.secret)).toBe(200);
-      expect(await status(created.secret)).toBe(401);
-      expect(await status(publishable.secret)).toBe(401);
-    } finally {
-      await server.close();
-    }
+    const url = `${server.url}/api/public/v1/payments/supported-countries`;
+    const status = async (key: string) => (await fetch(url, { headers: { 'x-api-key': key } })).status;
+    expect(await status(rolled.secret)).toBe(200);
+    expect(await status(created.secret)).toBe(401);
+    expect(await status(publishable.secret)).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/platform/config';
-import { startServer, type ServerProcess } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses, startServer, type ServerProcess } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 import { RawConnection } from './rawHttp';
 
 /**
@@ -12,7 +12,7 @@ let server: ServerProcess;
 const open: RawConnection[] = [];
 
 beforeAll(async () => {
-  server = await startServer(newTempDir('catalog-timeouts-'), { env: { HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1500', SEED_DEMO: 'false', WORKER: 'false' } });
+  server = await startServer(migratedDataDir('catalog-timeouts-'), { env: { HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1500', SEED_DEMO: 'false', WORKER: 'false' } });
 }, 60_000);
 afterEach(() => {
   for (const c of open.splice(0)) c.destroy();
@@ -35,7 +35,7 @@ async function closedWithin(c: RawConnection, ms: number) {
   return Date.now() - started;
 }
 
-describe('slow clients', () => {
+describeEmbeddedProcesses('slow clients', () => {
   it('headers not finished within HEADERS_TIMEOUT_MS: 408 and the connection closed', async () => {
     const c = await connection();
     await c.write('GET /healthz HTTP/1.1\r\nHost: test\r\n');
@@ -65,7 +65,7 @@ describe('slow clients', () => {
   });
 });
 
-describe('the limits', () => {
+describeEmbeddedProcesses('the limits', () => {
   it('default to well under node 300 s: 60 s for a whole request, 15 s for its headers', () => {
     const config = loadConfig({});
     expect(config.http).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 15_000 });

@@ -2,10 +2,10 @@ import pino from 'pino';
 import { loadConfig } from '../../src/platform/config';
 import { db } from '../../src/platform/db/client';
 import { createWorker } from '../../src/jobs/worker';
-import { cliOn, serveDataDir } from '../helpers/cli';
-import { newTempDir } from '../helpers/templates';
+import { cliOn, servedDataDir } from '../helpers/cli';
 import { type Receiver, startReceiver, verifyDelivery } from '../helpers/webhooks';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 
 /**
  * `npm run cli -- webhook …` as real processes on an embedded database: the
@@ -36,7 +36,9 @@ describeEmbeddedProcesses('npm run cli -- webhook …', () => {
   jest.setTimeout(300_000);
 
   it('creates, shows, updates, rolls, pings, lists and resends, replays and deletes; the receiver verifies every delivery', async () => {
-    const dataDir = newTempDir('catalog-cli-webhooks-');
+    // The service holds the data directory from the start; the CLI goes through it. Its worker (below) delivers what the CLI queued.
+    const server = await servedDataDir(migratedDataDir('catalog-cli-webhooks-'), { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const { dataDir } = server;
     const strict = cliOn(dataDir);
     const { json: cli, outcome } = cliAllowingPrivateTargets(dataDir);
     await strict.json('user', 'create', '--email', 'hooks@example.test', '--name', 'Hooks');
@@ -90,8 +92,6 @@ describeEmbeddedProcesses('npm run cli -- webhook …', () => {
     const ping = await cli('webhook', 'ping', '--store', 'Hook shop', '--endpoint', created.id);
     expect(ping).toMatchObject({ webhook_id: `msg_${ping.id}`, event_type: 'ping', event_id: null, status: 'pending', trigger: 'ping', attempts: [] });
 
-    // The service takes the data directory; the CLI goes on through it. Its worker delivers what the CLI queued.
-    const server = await serveDataDir(dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const worker = createWorker({ config, log: pino({ level: 'silent' }), db });
     try {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { cliOn } from '../helpers/cli';
 import { describeEmbeddedProcesses, embeddedEnv, exited, randomPort, root, startServer } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 /** Resolves when `read()` contains `text`; rejects after `ms`. */
 function waitFor(read: () => string, text: string, ms = 60_000): Promise<void> {
@@ -24,7 +24,7 @@ describeEmbeddedProcesses('npm run webhooks:listen', () => {
   jest.setTimeout(180_000);
 
   it('registers an endpoint, prints the deliveries whose signature verifies, refuses a forged one with 400, and deletes the endpoint when stopped', async () => {
-    const dataDir = newTempDir('catalog-listen-');
+    const dataDir = migratedDataDir('catalog-listen-');
     const server = await startServer(dataDir, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     try {
       // The variables as the README's tour sets them: token env, run against the same service.

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Client } from 'pg';
 import { socketConnectionUrl } from '../../src/platform/db/embedded/open';
-import { embeddedEnv, exited, root, type ServerProcess, startServer } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { describeEmbeddedProcesses, embeddedEnv, exited, root, type ServerProcess, startServer } from '../helpers/serverProcess';
+import { migratedDataDir } from '../helpers/templates';
 import { type Receiver, startReceiver, verifyDelivery } from '../helpers/webhooks';
 
 /**
@@ -21,7 +21,7 @@ const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WORKER_POLL_MS: '50', WEBHO
  * with the service the previous one left running (starting a fresh embedded
  * database is the slow part).
  */
-const dataDir = newTempDir('catalog-webhooks-restart-');
+const dataDir = migratedDataDir('catalog-webhooks-restart-');
 let receiver: Receiver;
 let service: ServerProcess;
 let demo: { token: string; storeId: string };
@@ -115,7 +115,7 @@ function spawnWorker(): ChildProcess & { output(): string } {
   return Object.assign(child, { output: () => out });
 }
 
-describe('a killed service', () => {
+describeEmbeddedProcesses('a killed service', () => {
   it('delivers every outstanding message after a restart on the same data, the interrupted ones again (at least once)', async () => {
     // The receiver takes the first attempts and never answers.
     receiver.setDefault({ hang: true });
@@ -145,7 +145,7 @@ describe('a killed service', () => {
   });
 });
 
-describe('a service stopped with SIGTERM', () => {
+describeEmbeddedProcesses('a service stopped with SIGTERM', () => {
   it('finishes and records the attempts in flight before it exits: nothing is sent twice after a restart', async () => {
     receiver.setDefault({ status: 200, body: 'ok', delayMs: 700 });
     const products = await createProducts(1);
@@ -161,7 +161,7 @@ describe('a service stopped with SIGTERM', () => {
   });
 });
 
-describe('WORKER=false and `npm run worker`', () => {
+describeEmbeddedProcesses('WORKER=false and `npm run worker`', () => {
   it('a service with WORKER=false delivers nothing; the worker process beside it delivers, and stops on SIGTERM', async () => {
     expect(await service.stop()).toBe(0);
     // Without a service to go through, the worker refuses to hold the embedded database itself.
