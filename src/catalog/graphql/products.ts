@@ -11,6 +11,7 @@ import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import { ProductOptionInput } from './options';
+import { PRICES_INPUT_DESCRIPTION, PriceInput, pricesArg, pricesField } from './prices';
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -26,6 +27,7 @@ const Product = builder.prismaObject('Product', {
     description: t.exposeString('description'),
     price: t.expose('price', { type: 'Decimal' }),
     currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    prices: pricesField(t),
     inventoryQuantity: t.exposeInt('inventoryQuantity'),
     lowStockThreshold: t.exposeInt('lowStockThreshold'),
     status: t.expose('status', { type: ProductStatus }),
@@ -258,6 +260,7 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     name: t.string({ required: true }),
     description: t.string(),
     price: t.field({ type: 'Decimal', required: true }),
+    prices: t.field({ type: [PriceInput], description: PRICES_INPUT_DESCRIPTION }),
     inventoryQuantity: t.int(),
     lowStockThreshold: t.int(),
     status: t.field({ type: ProductStatus, description: 'Defaults to draft' }),
@@ -281,6 +284,7 @@ const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
     name: t.string(),
     description: t.string(),
     price: t.field({ type: 'Decimal' }),
+    prices: t.field({ type: [PriceInput], description: PRICES_INPUT_DESCRIPTION }),
     inventoryQuantity: t.int(),
     lowStockThreshold: t.int(),
     status: t.field({ type: ProductStatus }),
@@ -310,7 +314,7 @@ builder.mutationFields((t) => ({
       products.createProduct(
         inCatalogMode(ctx, args.mode),
         args.storeId,
-        { ...defined(args.input), attributes: attributesArg(args.input.attributes) ?? undefined, options: args.input.options?.map(defined) as products.ProductCreate['options'] },
+        { ...defined(args.input), prices: pricesArg(args.input.prices), attributes: attributesArg(args.input.attributes) ?? undefined, options: args.input.options?.map(defined) as products.ProductCreate['options'] },
         query,
       ),
   }),
@@ -328,7 +332,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
     resolve: (query, _root, args, ctx) =>
-      products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, { ...args.input, attributes: attributesArg(args.input.attributes) }, { expectedVersion: args.expectedVersion }, query),
+      products.updateProduct(inCatalogMode(ctx, args.mode), args.storeId, args.id, { ...args.input, prices: args.input.prices === null ? null : pricesArg(args.input.prices), attributes: attributesArg(args.input.attributes) }, { expectedVersion: args.expectedVersion }, query),
   }),
   deleteProduct: t.field({
     type: DeletedProduct,

@@ -5,6 +5,7 @@
 import type { Prisma } from '../../platform/db/client';
 import { snakeToCamel } from '../../platform/naming';
 import { imageUrl } from './imageTypes';
+import { type PriceView, pricesView } from './prices';
 
 export const categoryView = (c: { id: string; storeId: string; slug: string; name: string; createdAt: Date }) => ({
   id: c.id,
@@ -94,6 +95,11 @@ interface Field<Row> {
   relation?: string;
   /** REST's spelling of GraphQL's value: money is a decimal string in GraphQL and a JSON number in REST. */
   fromGraphQL?: (value: any) => unknown;
+  /**
+   * The GraphQL sub-selection of an object field whose names fromGraphQL renames itself (instead of `of`'s aliases):
+   * every alias counts against the operation's alias limit, which the product's REST selection nearly reaches.
+   */
+  subselection?: string;
 }
 type Representation<Row> = Record<string, Field<Row>>;
 
@@ -138,6 +144,7 @@ export function selectionOf(representation: Representation<any>): string {
     .map(([name, field]) => {
       const graphql = field.graphql ?? snakeToCamel(name);
       const aliased = graphql === name ? name : `${name}: ${graphql}`;
+      if (field.subselection) return `${aliased} { ${field.subselection} }`;
       return field.of ? `${aliased} { ${selectionOf(field.of)} }` : aliased;
     })
     .join(' ');
@@ -195,10 +202,23 @@ type VariantRow = {
   weightUnit: string | null;
   imageId: string | null;
   attributes: unknown;
+  prices: unknown;
   createdAt: Date;
   updatedAt: Date;
 };
 type OptionRow = { name: string; values: string[] };
+
+/**
+ * Prices in the store's further currencies, as a product or variant shows them: [{currency, amount,
+ * compare_at_amount}], decimal strings with the currency's minor-unit digits in GraphQL and REST alike.
+ */
+const pricesField = <Row extends { prices: unknown }>() => ({
+  row: (r: Row) => pricesView(r.prices),
+  subselection: 'currency amount compareAtAmount',
+  // A REST hot read's data is the view already (as money's Number, the conversion leaves it as it is).
+  fromGraphQL: (list: ({ currency: string; amount: string; compareAtAmount: string | null } | PriceView)[]) =>
+    list.map((p): PriceView => ('compareAtAmount' in p ? { currency: p.currency, amount: p.amount, compare_at_amount: p.compareAtAmount } : p)),
+});
 type WeightRow = { value: number; unit: string };
 
 /** An image as its product shows it. */
@@ -258,6 +278,7 @@ export const VARIANT = {
   options: column<VariantRow, 'options'>('options'),
   price: { row: (v: VariantRow) => money(v.price), fromGraphQL: money },
   compare_at_price: { row: (v: VariantRow) => money(v.compareAtPrice), fromGraphQL: money },
+  prices: pricesField<VariantRow>(),
   cost: { row: (v: VariantRow) => money(v.cost), fromGraphQL: money },
   inventory_quantity: column<VariantRow, 'inventoryQuantity'>('inventoryQuantity'),
   position: column<VariantRow, 'position'>('position'),
@@ -287,6 +308,7 @@ export const PRODUCT = {
   description: column<ProductViewRow, 'description'>('description'),
   price: { row: (p: ProductViewRow) => Number(p.price), fromGraphQL: Number },
   currency: { row: (p: ProductViewRow) => p.store.currency, relation: 'store' },
+  prices: pricesField<ProductViewRow>(),
   inventory_quantity: column<ProductViewRow, 'inventoryQuantity'>('inventoryQuantity'),
   low_stock_threshold: column<ProductViewRow, 'lowStockThreshold'>('lowStockThreshold'),
   status: column<ProductViewRow, 'status'>('status'),

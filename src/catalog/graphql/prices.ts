@@ -1,0 +1,31 @@
+/** GraphQL types of prices in a store's further currencies (products and variants alike). */
+
+import { builder } from '../../api/graphql/builder';
+import { type PriceView, pricesView } from '../services/prices';
+
+export const Price = builder.objectRef<PriceView>('Price').implement({
+  description: "A price in one of the store's further currencies. Amounts are decimal strings with exactly the currency's minor-unit digits (\"12.00\" EUR, \"1200\" JPY, \"1.250\" KWD).",
+  fields: (t) => ({
+    currency: t.exposeString('currency', { description: 'ISO 4217, one of the store\'s further currencies' }),
+    amount: t.exposeString('amount'),
+    compareAtAmount: t.exposeString('compare_at_amount', { nullable: true, description: 'The "was" amount, above `amount`' }),
+  }),
+});
+
+export const PriceInput = builder.inputType('PriceInput', {
+  fields: (t) => ({
+    currency: t.string({ required: true, description: "One of the store's further currencies (not its default: that price is `price`)" }),
+    amount: t.string({ required: true, description: 'A decimal string with exactly the currency\'s minor-unit digits: "12.00" EUR, "1200" JPY, "1.250" KWD; not negative' }),
+    compareAtAmount: t.string({ description: 'Like amount, and above it; null or left out: none' }),
+  }),
+});
+
+export const PRICES_INPUT_DESCRIPTION = "Prices in the store's further currencies: the list sent replaces the stored one ([] removes them all); left out, they are kept";
+
+/** The `prices` field of a type whose row has the prices column. */
+export const pricesField = (t: any) =>
+  t.field({ type: [Price], select: { prices: true }, description: "Prices in the store's further currencies, by currency; none in a currency: no price there (no exchange rate is applied)", resolve: (r: { prices: unknown }) => pricesView(r.prices) });
+
+/** GraphQL's price inputs as the services take them (null compare-at: none). */
+export const pricesArg = (list: { currency: string; amount: string; compareAtAmount?: string | null }[] | null | undefined) =>
+  list?.map((p) => ({ currency: p.currency, amount: p.amount, ...(p.compareAtAmount != null ? { compareAtAmount: p.compareAtAmount } : {}) }));

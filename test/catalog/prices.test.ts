@@ -1,0 +1,166 @@
+import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/harness';
+import { createKey } from '../public/helpers';
+import { expectGqlError, expectProblem, gqlData, productPath, productsPath } from '../products/helpers';
+
+// Prices in a store's further currencies through the real HTTP handler: writes on products and variants (REST,
+// GraphQL), their rules (minor units of JPY and KWD, every error at once), history per currency, the public API's
+// ?currency= (reads, sorts and filters), and removing a currency that prices use.
+
+let t: TestServer;
+let s: StoreFixture;
+
+beforeAll(async () => {
+  t = await startTestServer({ RATE_LIMIT_TEST_PER_SECOND: '1000', RATE_LIMIT_LIVE_PER_SECOND: '1000' });
+  s = await createStoreFixture({ currency: 'EUR' });
+  for (const currency of ['JPY', 'KWD', 'USD']) {
+    const res = await t.request('POST', `/api/v1/merchant/stores/${s.storeId}/currencies`, { token: s.ownerToken, body: { currency } });
+    expect(res.status).toBe(201);
+  }
+});
+afterAll(() => t.close());
+
+const post = (path: string, body: unknown) => t.request('POST', path, { token: s.ownerToken, body });
+const put = (path: string, body: unknown) => t.request('PUT', path, { token: s.ownerToken, body });
+const get = (path: string) => t.request('GET', path, { token: s.ownerToken });
+
+async function newProduct(fields: Record<string, unknown> = {}) {
+  const res = await post(productsPath(s.storeId), { name: 'Tea', price: 12, category_slugs: ['shoes'], ...fields });
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
+
+describe('prices on products', () => {
+  it('takes prices with exactly the minor units of each currency and shows them by currency, the default price beside them', async () => {
+    const p = await newProduct({
+      prices: [
+        { currency: 'kwd', amount: '1.250', compare_at_amount: '2.000' },
+        { currency: 'JPY', amount: '1200' },
+      ],
+    });
+    expect(p.price).toBe(12);
+    expect(p.currency).toBe('EUR');
+    expect(p.prices).toEqual([
+      { currency: 'JPY', amount: '1200', compare_at_amount: null },
+      { currency: 'KWD', amount: '1.250', compare_at_amount: '2.000' },
+    ]);
+    expect((await get(productPath(s.storeId, p.id))).body.data.prices).toEqual(p.prices);
+    const gql = gqlData(await t.graphql(`query($s: ID!, $id: ID!) { product(storeId: $s, id: $id) { prices { currency amount compareAtAmount } } }`, { s: s.storeId, id: p.id }, { token: s.ownerToken }));
+    expect(gql.product.prices).toEqual([
+      { currency: 'JPY', amount: '1200', compareAtAmount: null },
+      { currency: 'KWD', amount: '1.250', compareAtAmount: '2.000' },
+    ]);
+  });
+
+  it('refuses wrong digits, numbers, negative amounts, unsold and default currencies, every error at once, naming each field', async () => {
+    const res = await post(productsPath(s.storeId), {
+      name: '',
+      price: 12,
+      category_slugs: ['shoes'],
+      prices: [
+        { currency: 'JPY', amount: '12.00' },
+        { currency: 'KWD', amount: '1.25' },
+        { currency: 'USD', amount: '1' },
+        { currency: 'GBP', amount: '5.00' },
+        { currency: 'EUR', amount: '5.00' },
+        { currency: 'XYZ', amount: '5.00' },
+      ],
+    });
+    const problem = expectProblem(res, 422, 'validation_failed');
+    const byField = Object.fromEntries(problem.errors!.map((e) => [e.field, e.code]));
+    expect(byField).toMatchObject({
+      name: 'too_small',
+      'prices.0.amount': 'invalid_amount',
+      'prices.1.amount': 'invalid_amount',
+      'prices.2.amount': 'invalid_amount',
+      'prices.3.currency': 'currency_not_sold',
+      'prices.4.currency': 'default_currency_price',
+      'prices.5.currency': 'invalid_currency',
+    });
+    // A number is not an amount: GraphQL's String refuses it before the service runs (the type errors and the
+    // input rules come together; whether the store sells in a currency is told once the types are right).
+    const typed = expectProblem(
+      await post(productsPath(s.storeId), { name: 'x', price: 1, category_slugs: ['shoes'], prices: [{ currency: 'USD', amount: 12 }, { currency: 'JPY', amount: '1.0' }] }),
+      422,
+      'validation_failed',
+    );
+    expect(typed.errors!.map((e) => [e.field, e.code])).toEqual([
+      ['prices.0.amount', 'invalid_type'],
+      ['prices.1.amount', 'invalid_amount'],
+    ]);
+    const more = expectProblem(
+      await post(productsPath(s.storeId), {
+        name: 'x',
+        price: 1,
+        category_slugs: ['shoes'],
+        prices: [
+          { currency: 'USD', amount: '-1.00' },
+          { currency: 'JPY', amount: '100', compare_at_amount: '100' },
+          { currency: 'jpy', amount: '100' },
+        ],
+      }),
+      422,
+      'validation_failed',
+    );
+    expect(more.errors).toEqual([
+      { field: 'prices.0.amount', code: 'negative_amount', message: expect.any(String) },
+      { field: 'prices.1.compare_at_amount', code: 'compare_at_amount_not_above_amount', message: expect.any(String) },
+      { field: 'prices.2.currency', code: 'duplicate_currency', message: expect.any(String) },
+    ]);
+    const gql = await t.graphql(
+      `mutation($s: ID!) { createProduct(storeId: $s, input: {name: "x", price: "1", categorySlugs: ["shoes"], prices: [{currency: "JPY", amount: "1.5"}]}) { id } }`,
+      { s: s.storeId },
+      { token: s.ownerToken },
+    );
+    expectGqlError(gql, 'validation_failed');
+  });
+
+  it('replaces the list on update, records changes per currency in the history, and changes nothing when sent again', async () => {
+    const p = await newProduct({ prices: [{ currency: 'JPY', amount: '1200' }, { currency: 'USD', amount: '13.00' }] });
+    const updated = await put(productPath(s.storeId, p.id), { prices: [{ currency: 'JPY', amount: '1300' }, { currency: 'KWD', amount: '4.000' }] });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.prices.map((x: any) => [x.currency, x.amount])).toEqual([
+      ['JPY', '1300'],
+      ['KWD', '4.000'],
+    ]);
+    expect(updated.body.data.version).toBe(2);
+    const again = await put(productPath(s.storeId, p.id), { prices: [{ currency: 'KWD', amount: '4.000' }, { currency: 'JPY', amount: '1300' }] });
+    expect(again.body.data.version).toBe(2);
+    const history = (await get(`${productPath(s.storeId, p.id)}/changes`)).body.data;
+    expect(history[0].type).toBe('product.updated');
+    expect(history[0].changes).toEqual([
+      { field: 'prices.JPY', previous: { currency: 'JPY', amount: '1200', compare_at_amount: null }, next: { currency: 'JPY', amount: '1300', compare_at_amount: null } },
+      { field: 'prices.KWD', previous: null, next: { currency: 'KWD', amount: '4.000', compare_at_amount: null } },
+      { field: 'prices.USD', previous: { currency: 'USD', amount: '13.00', compare_at_amount: null }, next: null },
+    ]);
+    expect(history[0].data.prices).toHaveLength(2);
+    const cleared = await put(productPath(s.storeId, p.id), { prices: [] });
+    expect(cleared.body.data.prices).toEqual([]);
+  });
+});
+
+describe('prices on variants', () => {
+  it('takes prices on replace and bulk update, with the same rules, named at each variant', async () => {
+    const p = await newProduct();
+    const variants = `${productPath(s.storeId, p.id)}/variants`;
+    const replaced = await put(variants, [
+      { sku: `A-${p.id}`, options: {}, prices: [{ currency: 'JPY', amount: '1500', compare_at_amount: '1800' }] },
+    ]);
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data[0].prices).toEqual([{ currency: 'JPY', amount: '1500', compare_at_amount: '1800' }]);
+    const bad = expectProblem(
+      await put(variants, [{ sku: `A-${p.id}`, options: {}, prices: [{ currency: 'KWD', amount: '1.5' }, { currency: 'GBP', amount: '1.00' }] }]),
+      422,
+      'validation_failed',
+    );
+    expect(bad.errors!.map((e) => [e.field, e.code])).toEqual([
+      ['variants.0.prices.0.amount', 'invalid_amount'],
+      ['variants.0.prices.1.currency', 'currency_not_sold'],
+    ]);
+    const id = replaced.body.data[0].id;
+    const patched = await t.request('PATCH', variants, { token: s.ownerToken, body: [{ id, prices: [{ currency: 'KWD', amount: '1.500' }] }] });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data[0].prices).toEqual([{ currency: 'KWD', amount: '1.500', compare_at_amount: null }]);
+    expect((await get(variants)).body.data[0].prices).toEqual([{ currency: 'KWD', amount: '1.500', compare_at_amount: null }]);
+  });
+});
