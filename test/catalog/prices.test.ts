@@ -1,6 +1,6 @@
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
-import { createKey } from '../public/helpers';
+import { createKey, publicGet } from '../public/helpers';
 import { expectGqlError, expectProblem, gqlData, productPath, productsPath } from '../products/helpers';
 
 // Prices in a store's further currencies through the real HTTP handler: writes on products and variants (REST,
@@ -162,5 +162,88 @@ describe('prices on variants', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.data[0].prices).toEqual([{ currency: 'KWD', amount: '1.500', compare_at_amount: null }]);
     expect((await get(variants)).body.data[0].prices).toEqual([{ currency: 'KWD', amount: '1.500', compare_at_amount: null }]);
+  });
+});
+
+describe('the public API in a currency', () => {
+  let key: string;
+  let other: StoreFixture;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    other = await createStoreFixture({ currency: 'USD' });
+    // A store of its own: its list holds only these three.
+    for (const currency of ['JPY', 'KWD']) await t.request('POST', `/api/v1/merchant/stores/${other.storeId}/currencies`, { token: other.ownerToken, body: { currency } });
+    const make = async (name: string, price: number, prices: unknown[]) => {
+      const res = await t.request('POST', productsPath(other.storeId), { token: other.ownerToken, body: { name, price, prices, status: 'active', category_slugs: ['shoes'] } });
+      expect(res.status).toBe(201);
+      ids[name] = res.body.data.id;
+    };
+    await make('Cheap in yen', 30, [{ currency: 'JPY', amount: '900' }, { currency: 'KWD', amount: '9.500', compare_at_amount: '10.000' }]);
+    await make('Dear in yen', 10, [{ currency: 'JPY', amount: '5000' }]);
+    await make('Only dollars', 20, []);
+    const variants = await t.request('PUT', `${productPath(other.storeId, ids['Dear in yen'])}/variants`, {
+      token: other.ownerToken,
+      body: [
+        { sku: 'DY-1', options: {}, prices: [{ currency: 'JPY', amount: '4800', compare_at_amount: '5200' }] },
+      ],
+    });
+    expect(variants.status).toBe(200);
+    key = (await createKey(t, other, { type: 'publishable', mode: 'live' })).secret;
+  });
+
+  it('reads a product in a further currency, and answers price null with its currencies where it has none', async () => {
+    const cheap = (await publicGet(t, `/products/${ids['Cheap in yen']}?currency=kwd`, { key })).body.data;
+    expect(cheap).toMatchObject({ price: 9.5, compare_at_price: 10, currency: 'KWD', currencies: ['USD', 'JPY', 'KWD'] });
+    const inDefault = (await publicGet(t, `/products/${ids['Cheap in yen']}`, { key })).body.data;
+    expect(inDefault).toMatchObject({ price: 30, compare_at_price: null, currency: 'USD', currencies: ['USD', 'JPY', 'KWD'] });
+    expect((await publicGet(t, `/products/${ids['Cheap in yen']}?currency=USD`, { key })).body.data).toMatchObject({ price: 30, currency: 'USD' });
+    const none = (await publicGet(t, `/products/${ids['Only dollars']}?currency=JPY`, { key })).body.data;
+    expect(none).toMatchObject({ price: null, compare_at_price: null, currency: 'JPY', currencies: ['USD'] });
+    const dear = (await publicGet(t, `/products/${ids['Dear in yen']}?currency=JPY`, { key })).body.data;
+    expect(dear.variants[0]).toMatchObject({ sku: 'DY-1', price: 4800, compare_at_price: 5200 });
+    expect((await publicGet(t, `/products/${ids['Dear in yen']}`, { key })).body.data.variants[0]).toMatchObject({ price: null, compare_at_price: null });
+  });
+
+  it('refuses a currency the store does not sell in, naming currency', async () => {
+    const notSold = expectProblem(await publicGet(t, `/products/${ids['Cheap in yen']}?currency=EUR`, { key }), 422, 'validation_failed');
+    expect(notSold.errors).toEqual([{ field: 'currency', code: 'currency_not_sold', message: expect.stringContaining('USD, JPY, KWD') }]);
+    const invalid = expectProblem(await publicGet(t, '/products?currency=EURO', { key }), 422, 'validation_failed');
+    expect(invalid.errors).toEqual([{ field: 'currency', code: 'invalid_currency', message: expect.any(String) }]);
+  });
+
+  it('sorts and filters the list by price in the currency asked for, products without a price in it last and never matching', async () => {
+    const names = async (query: string) => (await publicGet(t, `/products?${query}`, { key })).body.data.map((p: any) => p.name);
+    expect(await names('sort=price')).toEqual(['Dear in yen', 'Only dollars', 'Cheap in yen']);
+    expect(await names('sort=price&currency=JPY')).toEqual(['Cheap in yen', 'Dear in yen', 'Only dollars']);
+    expect(await names('sort=-price&currency=JPY')).toEqual(['Dear in yen', 'Cheap in yen', 'Only dollars']);
+    expect((await names('sort=-price&currency=KWD'))[0]).toBe('Cheap in yen');
+    expect(await names('currency=JPY&price_min=1000')).toEqual(['Dear in yen']);
+    expect(await names('currency=JPY&price_max=1000&sort=name')).toEqual(['Cheap in yen']);
+    expect(await names('price_min=15&sort=price')).toEqual(['Only dollars', 'Cheap in yen']);
+    expect(await names('currency=KWD&price_min=0&sort=name')).toEqual(['Cheap in yen']);
+    const list = (await publicGet(t, '/products?currency=JPY&sort=price', { key })).body.data;
+    expect(list.map((p: any) => [p.price, p.currency])).toEqual([
+      [900, 'JPY'],
+      [5000, 'JPY'],
+      [null, 'JPY'],
+    ]);
+    const bad = expectProblem(await publicGet(t, '/products?price_min=abc', { key }), 422, 'validation_failed');
+    expect(bad.errors![0]).toMatchObject({ field: 'price_min' });
+  });
+});
+
+describe('removing a currency that prices use', () => {
+  it('is 409 currency_in_use unless delete_prices=true, which deletes those prices (products and variants)', async () => {
+    const p = await newProduct({ prices: [{ currency: 'USD', amount: '20.00' }] });
+    const q = await newProduct();
+    await put(`${productPath(s.storeId, q.id)}/variants`, [{ sku: `U-${q.id}`, options: {}, prices: [{ currency: 'USD', amount: '21.00' }] }]);
+    const base = `/api/v1/merchant/stores/${s.storeId}/currencies/USD`;
+    const refused = expectProblem(await t.request('DELETE', base, { token: s.ownerToken }), 409, 'currency_in_use');
+    expect(refused).toMatchObject({ currency: 'USD', products: 2 });
+    expect((await t.request('DELETE', `${base}?delete_prices=true`, { token: s.ownerToken })).status).toBe(204);
+    const after = (await get(productPath(s.storeId, p.id))).body.data;
+    expect(after.prices).toEqual([]);
+    expect(after.version).toBe(p.version + 1);
+    expect((await get(`${productPath(s.storeId, q.id)}/variants`)).body.data[0].prices).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
-import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS, requestedCurrency } from '../services/publicCatalog';
+import { priceIn } from '../services/prices';
 import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import type { ProductOption as ProductOptionShape } from '../services/options';
@@ -28,6 +29,34 @@ function publicValues(p: PublicAssignments, level: 'product' | 'variant', values
   return Object.fromEntries(Object.entries(values as Record<string, unknown>).filter(([code]) => shown.has(code)));
 }
 
+/**
+ * The further currency a storefront row is read in (publicProducts' and publicProduct's `currency`), set on the
+ * product's row and its variants' rows by the field that read them; absent: the store's default, `price`.
+ */
+const IN_CURRENCY = Symbol('currency');
+type Priced = { [IN_CURRENCY]?: string; prices: unknown };
+type Money = { toFixed(n: number): string } | string | null;
+
+/** Marks rows (and their variants) as read in a further currency; none leaves them in the default. */
+function readIn<R extends object>(rows: R[], currency: string | null): R[] {
+  if (currency) {
+    for (const row of rows as (R & Priced & { variants?: Priced[] })[]) {
+      row[IN_CURRENCY] = currency;
+      for (const v of row.variants ?? []) v[IN_CURRENCY] = currency;
+    }
+  }
+  return rows;
+}
+
+/** A price field in the row's currency: the column in the default, the amount of `prices` in a further one (null where none). */
+const amountIn = (row: Priced, inDefault: Money, field: 'amount' | 'compare_at_amount'): Money => {
+  const currency = row[IN_CURRENCY];
+  return currency ? (priceIn(row.prices, currency)?.[field] ?? null) : inDefault;
+};
+
+const CURRENCY_ARG_DESCRIPTION =
+  "One of the store's currencies (ISO 4217): prices come in it, from the prices the merchant set in it (no exchange rate is ever applied); a product without one answers price null and lists its currencies. Default: the store's currency. One the store does not sell in: currency_not_sold (422)";
+
 /** Storefront view of a variant (views.ts PUBLIC_VARIANT): no inventory count, never cost, public attribute values only. */
 const PublicVariant = builder.prismaObject('Variant', {
   variant: 'PublicVariant',
@@ -36,8 +65,20 @@ const PublicVariant = builder.prismaObject('Variant', {
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
     options: t.expose('options', { type: 'JSON', description: 'Option name to value, one of each of the product\'s options' }),
-    price: t.expose('price', { type: 'Decimal', nullable: true, description: "Overrides the product's price; null: the product's price applies" }),
-    compareAtPrice: t.expose('compareAtPrice', { type: 'Decimal', nullable: true, description: 'The "was" price, above the price the variant sells at' }),
+    price: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { price: true, prices: true },
+      description: "Overrides the product's price; null: the product's price applies. In the currency read in",
+      resolve: (v) => amountIn(v, v.price, 'amount'),
+    }),
+    compareAtPrice: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { compareAtPrice: true, prices: true },
+      description: 'The "was" price, above the price the variant sells at. In the currency read in',
+      resolve: (v) => amountIn(v, v.compareAtPrice, 'compare_at_amount'),
+    }),
     inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (v) => v.inventoryQuantity > 0 }),
     position: t.exposeInt('position'),
     barcode: t.exposeString('barcode', { nullable: true, description: 'GTIN-8, -12, -13 or -14' }),
@@ -64,8 +105,30 @@ const PublicProduct = builder.prismaObject('Product', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    price: t.expose('price', { type: 'Decimal' }),
-    currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    price: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { price: true, prices: true },
+      description: 'In `currency`; null when the product has no price in the currency asked for (see `currencies`)',
+      resolve: (p) => amountIn(p, p.price, 'amount'),
+    }),
+    compareAtPrice: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { prices: true },
+      description: 'The "was" price in `currency`, above `price`; only prices in further currencies have one (null in the default)',
+      resolve: (p) => amountIn(p, null, 'compare_at_amount'),
+    }),
+    currency: t.string({
+      select: { store: { select: { currency: true } } },
+      description: 'The currency of the prices: the one asked for, else the store\'s default',
+      resolve: (p) => (p as Priced)[IN_CURRENCY] ?? p.store.currency,
+    }),
+    currencies: t.stringList({
+      select: { prices: true, store: { select: { currency: true } } },
+      description: "The currencies the product has a price in: the store's default, then those of its prices",
+      resolve: (p) => [p.store.currency, ...Object.keys((p.prices ?? {}) as object)],
+    }),
     inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (p) => p.inventoryQuantity > 0 }),
     tags: t.exposeStringList('tags'),
     categorySlugs: t.stringList({
@@ -112,10 +175,13 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
     attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match; public, filterable attributes only' }),
     productTypes: t.idList({ description: 'Products of any of these product types (their ids, from the merchant)' }),
+    priceMin: t.field({ type: 'Decimal', description: 'Products priced at least this, in the list\'s currency (inclusive); those without a price in it never match' }),
+    priceMax: t.field({ type: 'Decimal', description: 'Products priced at most this, in the list\'s currency (inclusive)' }),
   }),
 });
 
 interface PublicProductPageShape {
+  currency: string | null;
   facets?: Facet[];
   ids: string[];
   meta: PageMetaShape;
@@ -128,7 +194,10 @@ function publicProductQuery(ctx: GraphQLContext, info: GraphQLResolveInfo) {
 
 const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProductPage').implement({
   fields: (t) => ({
-    items: t.field({ type: [PublicProduct], resolve: (page, _args, ctx, info) => productsByIds(ctx, page.ids, publicProductQuery(ctx, info)) }),
+    items: t.field({
+      type: [PublicProduct],
+      resolve: async (page, _args, ctx, info) => readIn(await productsByIds(ctx, page.ids, publicProductQuery(ctx, info)), page.currency),
+    }),
     meta: t.field({ type: PageMeta, resolve: (p) => p.meta }),
     facets: facetsField(t),
   }),
@@ -150,9 +219,11 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: PublicProductFilter }),
       sort: t.arg({ type: PublicProductSort }),
       facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
+      currency: t.arg.string({ description: `${CURRENCY_ARG_DESCRIPTION}. Sorting by price and the price filters use it; products without a price in it sort last and match no price filter` }),
     },
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
+      const currency = await requestedCurrency(ctx, ctx.storeId!, args.currency);
       const f = args.filter;
       const filter = {
         search: f?.search ?? undefined,
@@ -160,17 +231,22 @@ builder.queryFields((t) => ({
         tags: f?.tags ?? undefined,
         attributes: cleanAttributeFilters(f?.attributes),
         productTypes: f?.productTypes?.map(String) ?? undefined,
+        priceMin: f?.priceMin ?? undefined,
+        priceMax: f?.priceMax ?? undefined,
       };
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
-      const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined);
-      return { ids: r.ids, meta: pageMeta(r), facets: r.facets };
+      const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined, currency);
+      return { currency, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
   publicProduct: t.prismaField({
     type: PublicProduct,
     description: "One active product of the credential's store. Public API; needs public:read or products:read.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true }), currency: t.arg.string({ description: CURRENCY_ARG_DESCRIPTION }) },
     authScopes: capability('readStorefront'),
-    resolve: (query, _root, args, ctx) => getPublicProduct(ctx, ctx.storeId!, args.id, query),
+    resolve: async (query, _root, args, ctx) => {
+      const currency = await requestedCurrency(ctx, ctx.storeId!, args.currency);
+      return readIn([await getPublicProduct(ctx, ctx.storeId!, args.id, query)], currency)[0];
+    },
   }),
 }));

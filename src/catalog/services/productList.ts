@@ -24,6 +24,9 @@ import {
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
+/** A price filter's bound: a decimal number, not negative, with at most 3 decimals (KWD's). */
+const PriceBound = z.string().trim().regex(/^\d{1,12}(\.\d{1,3})?$/, { message: 'must be a decimal number such as 12.50, not negative, with at most 3 decimals' });
+
 export const ProductFilterInput = z.object({
   search: z.string().trim().max(200).optional(),
   category: z.string().trim().min(1).max(128).optional(),
@@ -40,6 +43,14 @@ export const ProductFilterInput = z.object({
     .optional(),
   /** Products of any of these product types. */
   productTypes: z.array(z.string().uuid('must be product type ids')).max(50).optional(),
+  /**
+   * The currency `price` sorts and priceMin/priceMax filter in: one of the store's further currencies (checked by the
+   * caller), whose prices are the products' `prices`; left out, the store's default (the `price` column). A product
+   * without a price in it sorts last either way and matches no price filter: no exchange rate is applied.
+   */
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  priceMin: PriceBound.optional(),
+  priceMax: PriceBound.optional(),
 });
 export type ProductFilter = z.input<typeof ProductFilterInput>;
 
@@ -89,6 +100,8 @@ function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterI
   if (f.scheduled === true) parts.push(Prisma.sql`(p.publish_at IS NOT NULL OR p.unpublish_at IS NOT NULL)`);
   if (f.scheduled === false) parts.push(Prisma.sql`p.publish_at IS NULL AND p.unpublish_at IS NULL`);
   if (f.productTypes?.length) parts.push(Prisma.sql`p.product_type_id = ANY(${f.productTypes}::uuid[])`);
+  if (f.priceMin !== undefined) parts.push(Prisma.sql`${priceSql(f.currency)} >= ${f.priceMin}::numeric`);
+  if (f.priceMax !== undefined) parts.push(Prisma.sql`${priceSql(f.currency)} <= ${f.priceMax}::numeric`);
   for (const a of attributes) parts.push(attributeFilterSql(storeId, mode, a));
   return Prisma.join(parts, ' AND ');
 }
@@ -97,9 +110,16 @@ function searchTerms(search: string | undefined): string[] {
   return (search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
 }
 
-/** ORDER BY of an explicit sort, or of the default (newest first); ties broken by id, so pages never overlap. */
-function orderSql(sort: ProductSort | undefined): Prisma.Sql {
+/** A product's price in the currency: the `price` column (the default currency), else its amount in `prices` (NULL where it has none). */
+const priceSql = (currency: string | undefined) => (currency ? Prisma.sql`(p.prices -> ${currency}::text ->> 'amount')::numeric` : Prisma.raw('p.price'));
+
+/**
+ * ORDER BY of an explicit sort, or of the default (newest first); ties broken by id, so pages never overlap. By
+ * price in a further currency, products without a price in it come last in either direction.
+ */
+function orderSql(sort: ProductSort | undefined, currency?: string): Prisma.Sql {
   const { col, dir } = SORT_SQL[sort ?? '-created_at'];
+  if (col === 'price' && currency) return Prisma.sql`${priceSql(currency)} ${Prisma.raw(dir)} NULLS LAST, p.id ${Prisma.raw(dir)}`;
   return Prisma.raw(`p.${col} ${dir}, p.id ${dir}`);
 }
 
@@ -163,6 +183,8 @@ function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
     !f.tags?.length &&
     f.lowStock === undefined &&
     f.scheduled === undefined &&
+    f.priceMin === undefined &&
+    f.priceMax === undefined &&
     !f.attributes?.length &&
     !f.productTypes?.length
   );
@@ -231,7 +253,7 @@ export function productPageQuery(
   const pageIds =
     !sort && searchTerms(filter.search).length
       ? rankedSearchIdsSql(where, filter.search!, perPage, offset)
-      : Prisma.sql`SELECT p.id FROM products p WHERE ${where} ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+      : Prisma.sql`SELECT p.id FROM products p WHERE ${where} ORDER BY ${orderSql(sort, filter.currency)} LIMIT ${perPage + 1} OFFSET ${offset}`;
   const sql = Prisma.sql`
     SELECT c.total, s.id, s.ord FROM (${total}) c
     LEFT JOIN LATERAL (
@@ -261,7 +283,7 @@ function attributePageSql(
   sort: ProductSort | undefined,
 ): Prisma.Sql {
   const status = statusOf(filter);
-  const order = Prisma.sql`ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+  const order = Prisma.sql`ORDER BY ${orderSql(sort, filter.currency)} LIMIT ${perPage + 1} OFFSET ${offset}`;
   return Prisma.sql`
     WITH ${attributeSelectionsSql(storeId, mode, attributes, status)},
     matches AS MATERIALIZED (SELECT s.chunk, ${selectionOf(attributes.map((_, i) => i), status)} AS bits FROM attribute_selections s),

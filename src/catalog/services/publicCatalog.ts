@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { SUPPORTED_COUNTRIES } from '../../platform/reference/supportedCountries';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
-import { notFound } from '../../platform/errors';
+import { notFound, validationError } from '../../platform/errors';
+import { normaliseCurrency } from '../../kernel/money';
 import { listProductIds, type ProductSort } from './productList';
 import type { AttributeFilter } from './attributeFilters';
 import { catalogOf } from './catalogScope';
@@ -20,6 +21,28 @@ interface PublicProductFilter {
   attributes?: AttributeFilter[];
   /** Product type ids, as the merchant list takes them (Shopify's storefront filters by productType likewise). */
   productTypes?: string[];
+  /** Bounds of the price, inclusive, in the list's currency. */
+  priceMin?: string;
+  priceMax?: string;
+}
+
+/**
+ * The currency a storefront read asks for, checked against the store's: null for none or the store's default
+ * (prices are then `price`), else the further currency, upper-cased. One the store does not sell in is 422 naming
+ * `currency` (invalid_currency, currency_not_sold): no exchange rate is ever applied.
+ */
+export async function requestedCurrency(ctx: RequestContext, storeId: string, currency: string | null | undefined): Promise<string | null> {
+  if (currency == null) return null;
+  const code = normaliseCurrency(currency, 'currency');
+  if ('error' in code) throw validationError([code.error]);
+  const store = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true, currencies: true } });
+  if (code.currency === store.currency) return null;
+  if (!store.currencies.includes(code.currency)) {
+    throw validationError([
+      { field: 'currency', code: 'currency_not_sold', message: `the store does not sell in ${code.currency}; it sells in ${[store.currency, ...store.currencies].join(', ')}` },
+    ]);
+  }
+  return code.currency;
 }
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
@@ -32,9 +55,11 @@ export function listPublicProducts(
   paging: { page?: number; perPage?: number },
   sort?: PublicProductSort,
   facets?: string[],
+  currency?: string | null,
 ) {
-  const { search, category, tags, attributes, productTypes } = filter;
-  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active' }, paging, sort, { facets, audience: 'public' });
+  const { search, category, tags, attributes, productTypes, priceMin, priceMax } = filter;
+  const listed = { search, category, tags, attributes, productTypes, priceMin, priceMax, currency: currency ?? undefined, status: 'active' as const };
+  return listProductIds(ctx, storeId, listed, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */

@@ -306,7 +306,8 @@ export const PRODUCT = {
   id: column<ProductViewRow, 'id'>('id'),
   name: column<ProductViewRow, 'name'>('name'),
   description: column<ProductViewRow, 'description'>('description'),
-  price: { row: (p: ProductViewRow) => Number(p.price), fromGraphQL: Number },
+  // money: a storefront product read in a further currency may have no price there (null).
+  price: { row: (p: ProductViewRow) => Number(p.price), fromGraphQL: money },
   currency: { row: (p: ProductViewRow) => p.store.currency, relation: 'store' },
   prices: pricesField<ProductViewRow>(),
   inventory_quantity: column<ProductViewRow, 'inventoryQuantity'>('inventoryQuantity'),
