@@ -1,4 +1,6 @@
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
+import { testWorker } from '../helpers/webhooks';
+import { filePart, form, type Part } from '../images/images';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createKey, publicGet } from '../public/helpers';
 import { expectGqlError, expectProblem, gqlData, productPath, productsPath } from '../products/helpers';
@@ -245,5 +247,74 @@ describe('removing a currency that prices use', () => {
     expect(after.prices).toEqual([]);
     expect(after.version).toBe(p.version + 1);
     expect((await get(`${productPath(s.storeId, q.id)}/variants`)).body.data[0].prices).toEqual([]);
+  });
+});
+
+describe('import and export of a multi-currency catalog', () => {
+  const withCurrencies = async () => {
+    const store = await createStoreFixture({ currency: 'EUR' });
+    for (const currency of ['JPY', 'KWD']) await t.request('POST', `/api/v1/merchant/stores/${store.storeId}/currencies`, { token: store.ownerToken, body: { currency } });
+    return store;
+  };
+  const imported = async (store: StoreFixture, file: string, format: string) => {
+    const res = await t.request('POST', `${productsPath(store.storeId)}/imports`, {
+      token: store.ownerToken,
+      rawBody: form([filePart(Buffer.from(file), 'products.txt', 'text/plain', 'file'), ...Object.entries({ format }).map(([name, value]): Part => ({ name, value }))]),
+    });
+    expect(res.status).toBe(202);
+    await testWorker(t).runOnce();
+    return (await t.request('GET', `${productsPath(store.storeId)}/imports/${res.body.data.id}`, { token: store.ownerToken })).body.data;
+  };
+  const catalog = async (store: StoreFixture) => {
+    const list = (await t.request('GET', `${productsPath(store.storeId)}?sort=name`, { token: store.ownerToken })).body.data;
+    const out = [];
+    for (const p of list) {
+      const variants = (await t.request('GET', `${productPath(store.storeId, p.id)}/variants`, { token: store.ownerToken })).body.data;
+      out.push({ name: p.name, price: p.price, prices: p.prices, variants: variants.map((v: any) => ({ sku: v.sku.replace(/^[^-]+-/, ''), prices: v.prices })) });
+    }
+    return out;
+  };
+
+  it.each(['csv', 'jsonl'])('round-trips prices through %s: into another store as they are, into the same store unchanged', async (format) => {
+    const a = await withCurrencies();
+    const make = async (name: string, prices: unknown[], variantPrices: unknown[]) => {
+      const p = (await t.request('POST', productsPath(a.storeId), { token: a.ownerToken, body: { name, price: 10, prices, category_slugs: ['shoes'] } })).body.data;
+      expect((await t.request('PUT', `${productPath(a.storeId, p.id)}/variants`, { token: a.ownerToken, body: [{ sku: `${format}${name}-V`, options: {}, prices: variantPrices }] })).status).toBe(200);
+    };
+    await make('A', [{ currency: 'JPY', amount: '1200' }, { currency: 'KWD', amount: '1.250', compare_at_amount: '1.500' }], [{ currency: 'JPY', amount: '1100' }]);
+    await make('B', [{ currency: 'KWD', amount: '0.500' }], []);
+    await make('C', [], [{ currency: 'KWD', amount: '3.000', compare_at_amount: '3.100' }]);
+    const file = (await t.request('GET', `${productsPath(a.storeId)}/export?format=${format}`, { token: a.ownerToken })).text;
+    if (format === 'csv') {
+      expect(file.split('\n')[0]).toMatch(/,price:JPY,compare_at_price:JPY,price:KWD,compare_at_price:KWD$/);
+      expect(file).toContain(',1200,,1.250,1.500');
+    } else {
+      expect(JSON.parse(file.split('\n')[0]).prices).toBeDefined();
+    }
+    const same = await imported(a, file, format);
+    expect(same.counts).toMatchObject({ created: 0, updated: 0, unchanged: 3, rejected: 0 });
+
+    const b = await withCurrencies();
+    const other = await imported(b, file.replaceAll(/"id":"[^"]*"|^[0-9a-f-]{36}/gm, (m) => (m.startsWith('"id"') ? '"id":null' : '')), format);
+    expect(other.counts).toMatchObject({ created: 3, rejected: 0 });
+    expect(await catalog(b)).toEqual(await catalog(a));
+    expect((await catalog(b))[0].prices).toEqual([
+      { currency: 'JPY', amount: '1200', compare_at_amount: null },
+      { currency: 'KWD', amount: '1.250', compare_at_amount: '1.500' },
+    ]);
+  });
+
+  it('reports prices in currencies the store lacks and wrong digits as row errors', async () => {
+    const a = await withCurrencies();
+    const file = 'name,price,category_slugs,price:JPY,price:USD,compare_at_price:KWD\nX,1,shoes,12.5,3.00,1.000\n';
+    const job = await imported(a, file, 'csv');
+    expect(job.counts).toMatchObject({ created: 0, rejected: 1 });
+    // A price cell's errors name the row's prices in column order (prices.0 is price:JPY here).
+    expect(job.errors.map((e: any) => [e.field, e.code])).toEqual(expect.arrayContaining([
+      ['price:KWD', 'required'],
+      ['prices.0.amount', 'invalid_amount'],
+    ]));
+    const unsold = await imported(a, 'name,price,category_slugs,price:JPY,price:USD\nX,1,shoes,1200,3.00\n', 'csv');
+    expect(unsold.errors.map((e: any) => [e.field, e.code])).toEqual([['prices.1.currency', 'currency_not_sold']]);
   });
 });

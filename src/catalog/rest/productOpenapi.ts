@@ -31,7 +31,7 @@ const PriceSchema = {
   properties: {
     currency: { type: 'string', pattern: '^[A-Za-z]{3}$', example: 'JPY', description: "ISO 4217, one of the store's further currencies (not its default: that price is `price`); otherwise 422 currency_not_sold or default_currency_price" },
     amount: { type: 'string', pattern: '^\\d+(\\.\\d+)?$', example: '1200', description: 'Exactly the currency\'s minor-unit digits: "12.00" EUR, "1200" JPY, "1.250" KWD (422 invalid_amount; negative: negative_amount)' },
-    compare_at_amount: { type: ['string', 'null'], pattern: '^\\d+(\\.\\d+)?$', description: 'The "was" amount, same format, above amount (422 compare_at_amount_not_above_amount)' },
+    compare_at_amount: { type: ['string', 'null'], example: '1500', pattern: '^\\d+(\\.\\d+)?$', description: 'The "was" amount, same format, above amount (422 compare_at_amount_not_above_amount)' },
   },
 };
 

@@ -80,7 +80,9 @@ const sortedByCurrency = (prices: StoredPrices): StoredPrices => Object.fromEntr
 export async function storePriceErrors(ctx: RequestContext, storeId: string, lists: { input: unknown; field: string }[]): Promise<FieldError[]> {
   const sent = lists.filter((l) => Array.isArray(l.input) && l.input.length > 0);
   if (!sent.length) return [];
-  const store = await ctx.db.store.findUnique({ where: { id: storeId }, select: { currency: true, currencies: true } });
+  // Inside a write's transaction (an import's row), its client: another connection could wait on this one.
+  const db = 'tx' in ctx ? (ctx as RequestContext & { tx: RequestContext['db'] }).tx : ctx.db;
+  const store = await db.store.findUnique({ where: { id: storeId }, select: { currency: true, currencies: true } });
   if (!store) return [];
   const errors: FieldError[] = [];
   for (const { input, field } of sent) {
