@@ -318,3 +318,19 @@ describe('import and export of a multi-currency catalog', () => {
     expect(unsold.errors.map((e: any) => [e.field, e.code])).toEqual([['prices.1.currency', 'currency_not_sold']]);
   });
 });
+
+describe('the test-catalog generator', () => {
+  it("prices every product in each of the store's further currencies, with their minor-unit digits", async () => {
+    const res = await t.request('POST', `/api/v1/merchant/stores/${s.storeId}/test-catalog/generate`, { token: s.ownerToken, body: { count: 5, seed: 3 } });
+    expect(res.status).toBe(201);
+    const { currencies } = (await t.database.prisma.store.findUniqueOrThrow({ where: { id: s.storeId }, select: { currencies: true } }));
+    for (const p of res.body.data) {
+      expect(p.prices.map((x: any) => x.currency)).toEqual([...currencies].sort());
+      for (const x of p.prices) {
+        const digits = { JPY: 0, KWD: 3 }[x.currency as string] ?? 2;
+        expect(x.amount).toMatch(digits ? new RegExp(`^\\d+\\.\\d{${digits}}$`) : /^\d+$/);
+        if (x.compare_at_amount !== null) expect(Number(x.compare_at_amount)).toBeGreaterThan(Number(x.amount));
+      }
+    }
+  });
+});
