@@ -73,7 +73,7 @@ async function main() {
   }
   const fixture = await openFixture(url);
   const [active] = await withClient(url, (c) =>
-    c.query<{ id: string }>(`SELECT id::text AS id FROM products WHERE store_id = $1 AND status = 'active' AND prices ? 'JPY'
+    c.query<{ id: string }>(`SELECT id::text AS id FROM products WHERE store_id = $1 AND mode = 'live' AND status = 'active' AND prices ? 'JPY'
       AND EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id) ORDER BY created_at LIMIT 1`, [fixture.storeId]).then((r) => r.rows),
   );
   const pairs: Pair[] = [
@@ -91,7 +91,7 @@ async function main() {
       const started = performance.now();
       const res = await fetch(`${server.url}/api/public/v1${p.path}${query ? `?${query}` : ''}`, { headers: { authorization: `Bearer ${fixture.apiKey}` } });
       const body = (await res.json()) as { data: { currency: string } | { currency: string }[] };
-      if (res.status !== 200) throw new Error(`${p.name}: ${res.status} ${JSON.stringify(body)}`);
+      if (res.status !== 200) throw new Error(`${p.name} (${p.path}?${query}): ${res.status} ${JSON.stringify(body)}`);
       const first = Array.isArray(body.data) ? body.data[0] : body.data;
       if (first.currency !== (currency ?? 'EUR')) throw new Error(`${p.name}: answered in ${first.currency}`);
       return performance.now() - started;

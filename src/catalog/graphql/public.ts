@@ -6,12 +6,21 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
-import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS, requestedCurrency } from '../services/publicCatalog';
-import { priceIn } from '../services/prices';
+import {
+  getPublicProduct,
+  listPublicProducts,
+  listSupportedCountries,
+  namedCurrency,
+  PUBLIC_PRODUCT_SORTS,
+  requestedCurrency,
+  soldCurrency,
+  withStoreCurrencies,
+} from '../services/publicCatalog';
 import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import type { ProductOption as ProductOptionShape } from '../services/options';
 import { ProductOption } from './options';
+import { amountIn, CURRENCY_ARG_DESCRIPTION, currencyOf, type Priced, readIn } from './prices';
 import { variantWeight, VariantWeight } from './variants';
 import { AttributeFilterInput, cleanAttributeFilters, FACETS_ARG_DESCRIPTION, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
@@ -28,34 +37,6 @@ function publicValues(p: PublicAssignments, level: 'product' | 'variant', values
   const shown = new Set(p.productType?.attributes.filter((a) => a.level === level).map((a) => a.attribute.code) ?? []);
   return Object.fromEntries(Object.entries(values as Record<string, unknown>).filter(([code]) => shown.has(code)));
 }
-
-/**
- * The further currency a storefront row is read in (publicProducts' and publicProduct's `currency`), set on the
- * product's row and its variants' rows by the field that read them; absent: the store's default, `price`.
- */
-const IN_CURRENCY = Symbol('currency');
-type Priced = { [IN_CURRENCY]?: string; prices: unknown };
-type Money = { toFixed(n: number): string } | string | null;
-
-/** Marks rows (and their variants) as read in a further currency; none leaves them in the default. */
-function readIn<R extends object>(rows: R[], currency: string | null): R[] {
-  if (currency) {
-    for (const row of rows as (R & Priced & { variants?: Priced[] })[]) {
-      row[IN_CURRENCY] = currency;
-      for (const v of row.variants ?? []) v[IN_CURRENCY] = currency;
-    }
-  }
-  return rows;
-}
-
-/** A price field in the row's currency: the column in the default, the amount of `prices` in a further one (null where none). */
-const amountIn = (row: Priced, inDefault: Money, field: 'amount' | 'compare_at_amount'): Money => {
-  const currency = row[IN_CURRENCY];
-  return currency ? (priceIn(row.prices, currency)?.[field] ?? null) : inDefault;
-};
-
-const CURRENCY_ARG_DESCRIPTION =
-  "One of the store's currencies (ISO 4217): prices come in it, from the prices the merchant set in it (no exchange rate is ever applied); a product without one answers price null and lists its currencies. Default: the store's currency. One the store does not sell in: currency_not_sold (422)";
 
 /** Storefront view of a variant (views.ts PUBLIC_VARIANT): no inventory count, never cost, public attribute values only. */
 const PublicVariant = builder.prismaObject('Variant', {
@@ -122,7 +103,7 @@ const PublicProduct = builder.prismaObject('Product', {
     currency: t.string({
       select: { store: { select: { currency: true } } },
       description: 'The currency of the prices: the one asked for, else the store\'s default',
-      resolve: (p) => (p as Priced)[IN_CURRENCY] ?? p.store.currency,
+      resolve: (p) => currencyOf(p as Priced) ?? p.store.currency,
     }),
     currencies: t.stringList({
       select: { prices: true, store: { select: { currency: true } } },
@@ -223,7 +204,7 @@ builder.queryFields((t) => ({
     },
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
-      const currency = await requestedCurrency(ctx, ctx.storeId!, args.currency);
+      const named = namedCurrency(args.currency);
       const f = args.filter;
       const filter = {
         search: f?.search ?? undefined,
@@ -235,7 +216,11 @@ builder.queryFields((t) => ({
         priceMax: f?.priceMax ?? undefined,
       };
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
-      const r = await listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined, currency);
+      const list = (currency: string | null) => listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined, currency);
+      // The store's currencies are read beside the page, taken to be in the currency named: a request in a currency
+      // costs no more round trips than one without. The default named as such lists again, by `price`.
+      const [currency, page] = await Promise.all([requestedCurrency(ctx, ctx.storeId!, named), list(named)]);
+      const r = currency === named ? page : await list(null);
       return { currency, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },
   }),
@@ -245,8 +230,11 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }), currency: t.arg.string({ description: CURRENCY_ARG_DESCRIPTION }) },
     authScopes: capability('readStorefront'),
     resolve: async (query, _root, args, ctx) => {
-      const currency = await requestedCurrency(ctx, ctx.storeId!, args.currency);
-      return readIn([await getPublicProduct(ctx, ctx.storeId!, args.id, query)], currency)[0];
+      const named = namedCurrency(args.currency);
+      if (named === null) return getPublicProduct(ctx, ctx.storeId!, args.id, query);
+      // The store's currencies come with the product, in its statement.
+      const product = await getPublicProduct(ctx, ctx.storeId!, args.id, withStoreCurrencies(query));
+      return readIn([product], soldCurrency((product as unknown as { store: { currency: string; currencies: string[] } }).store, named))[0];
     },
   }),
 }));

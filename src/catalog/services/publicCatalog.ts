@@ -26,23 +26,37 @@ interface PublicProductFilter {
   priceMax?: string;
 }
 
-/**
- * The currency a storefront read asks for, checked against the store's: null for none or the store's default
- * (prices are then `price`), else the further currency, upper-cased. One the store does not sell in is 422 naming
- * `currency` (invalid_currency, currency_not_sold): no exchange rate is ever applied.
- */
-export async function requestedCurrency(ctx: RequestContext, storeId: string, currency: string | null | undefined): Promise<string | null> {
+/** The currency a storefront read names, upper-cased (null: none); not ISO 4217 is 422 invalid_currency naming `currency`. */
+export function namedCurrency(currency: string | null | undefined): string | null {
   if (currency == null) return null;
   const code = normaliseCurrency(currency, 'currency');
   if ('error' in code) throw validationError([code.error]);
-  const store = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true, currencies: true } });
-  if (code.currency === store.currency) return null;
-  if (!store.currencies.includes(code.currency)) {
-    throw validationError([
-      { field: 'currency', code: 'currency_not_sold', message: `the store does not sell in ${code.currency}; it sells in ${[store.currency, ...store.currencies].join(', ')}` },
-    ]);
-  }
   return code.currency;
+}
+
+/**
+ * The named currency checked against the store's: null for the store's default (prices are then `price`), else the
+ * further currency. One the store does not sell in is 422 currency_not_sold naming `currency`: no exchange rate is
+ * ever applied.
+ */
+export function soldCurrency(store: { currency: string; currencies: string[] }, code: string | null): string | null {
+  if (code === null || code === store.currency) return null;
+  if (!store.currencies.includes(code)) {
+    throw validationError([{ field: 'currency', code: 'currency_not_sold', message: `the store does not sell in ${code}; it sells in ${[store.currency, ...store.currencies].join(', ')}` }]);
+  }
+  return code;
+}
+
+/** The named currency checked against the store's (soldCurrency), reading the store's currencies. */
+export async function requestedCurrency(ctx: RequestContext, storeId: string, code: string | null): Promise<string | null> {
+  if (code === null) return null;
+  return soldCurrency(await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true, currencies: true } }), code);
+}
+
+/** A product query that also reads its store's currencies (for soldCurrency), in the same statement as the product. */
+export function withStoreCurrencies<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(query: Q): Q {
+  const store = { select: { currency: true, currencies: true } } as const;
+  return (query.select ? { ...query, select: { ...query.select, store } } : { ...query, include: { ...query.include, store } }) as Q;
 }
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
