@@ -72,8 +72,10 @@ async function main() {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   }
   const fixture = await openFixture(url);
+  // An id the public read takes as one (RFC 9562: version and variant bits); the seed's ids are not all so.
   const [active] = await withClient(url, (c) =>
     c.query<{ id: string }>(`SELECT id::text AS id FROM products WHERE store_id = $1 AND mode = 'live' AND status = 'active' AND prices ? 'JPY'
+      AND id::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
       AND EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id) ORDER BY created_at LIMIT 1`, [fixture.storeId]).then((r) => r.rows),
   );
   const pairs: Pair[] = [

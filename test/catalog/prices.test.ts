@@ -220,6 +220,10 @@ describe('the public API in a currency', () => {
     expect(await names('sort=-price&currency=JPY')).toEqual(['Dear in yen', 'Cheap in yen', 'Only dollars']);
     expect((await names('sort=-price&currency=KWD'))[0]).toBe('Cheap in yen');
     expect(await names('currency=JPY&price_min=1000')).toEqual(['Dear in yen']);
+    // The default named as such is the default; an empty page in a currency is still checked against the store's.
+    expect(await names('sort=price&currency=usd')).toEqual(['Dear in yen', 'Only dollars', 'Cheap in yen']);
+    expect(await names('currency=JPY&price_min=99999999')).toEqual([]);
+    expectProblem(await publicGet(t, '/products?currency=EUR&price_min=99999999', { key }), 422, 'validation_failed');
     expect(await names('currency=JPY&price_max=1000&sort=name')).toEqual(['Cheap in yen']);
     expect(await names('price_min=15&sort=price')).toEqual(['Only dollars', 'Cheap in yen']);
     expect(await names('currency=KWD&price_min=0&sort=name')).toEqual(['Cheap in yen']);

@@ -12,7 +12,6 @@ import {
   listSupportedCountries,
   namedCurrency,
   PUBLIC_PRODUCT_SORTS,
-  requestedCurrency,
   soldCurrency,
   withStoreCurrencies,
 } from '../services/publicCatalog';
@@ -217,9 +216,10 @@ builder.queryFields((t) => ({
       };
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
       const list = (currency: string | null) => listPublicProducts(ctx, ctx.storeId!, filter, paging, args.sort ?? undefined, args.facets ?? undefined, currency);
-      // The store's currencies are read beside the page, taken to be in the currency named: a request in a currency
-      // costs no more round trips than one without. The default named as such lists again, by `price`.
-      const [currency, page] = await Promise.all([requestedCurrency(ctx, ctx.storeId!, named), list(named)]);
+      // The store's currencies come with the page (its statement reads them), so a request in a currency costs no more
+      // statements than one without. The default named as such lists again, by `price`.
+      const page = await list(named);
+      const currency = named === null ? null : soldCurrency(page.storeCurrencies!, named);
       const r = currency === named ? page : await list(null);
       return { currency, ids: r.ids, meta: pageMeta(r), facets: r.facets };
     },

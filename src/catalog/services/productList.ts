@@ -210,6 +210,8 @@ function counterTotalSql(storeId: string, mode: Mode, f: z.output<typeof Product
 }
 
 export interface PageResult {
+  /** The store's currencies, read with a page in a currency (ProductFilter.currency). */
+  storeCurrencies?: { currency: string; currencies: string[] };
   ids: string[];
   page: number;
   perPage: number;
@@ -242,7 +244,8 @@ export function productPageQuery(
   // generic plan.
   const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length || attributes.length > 0;
   if (attributes.length && narrowedByAttributesOnly(filter)) {
-    return { page, perPage, countLimit: Infinity, sql: attributePageSql(storeId, mode, filter, attributes, offset, perPage, sort), plannedPerValues };
+    const sql = attributePageSql(storeId, mode, filter, attributes, offset, perPage, sort);
+    return { page, perPage, countLimit: Infinity, sql: withStoreCurrencies(sql, storeId, filter.currency), plannedPerValues };
   }
   const totalFromCounters = countedByCounters(filter);
   const countLimit = totalFromCounters ? Infinity : offset + COUNTED_PAGES_AHEAD * perPage;
@@ -259,7 +262,16 @@ export function productPageQuery(
     LEFT JOIN LATERAL (
       SELECT p.id::text AS id, row_number() OVER () AS ord FROM (${pageIds}) p
     ) s ON true`;
-  return { page, perPage, countLimit, sql, plannedPerValues };
+  return { page, perPage, countLimit, sql: withStoreCurrencies(sql, storeId, filter.currency), plannedPerValues };
+}
+
+/**
+ * A page statement of a list in a currency, with the store's currencies on each row: the caller checks the currency
+ * against them (a storefront's 422) without a statement of its own.
+ */
+function withStoreCurrencies(sql: Prisma.Sql, storeId: string, currency: string | undefined): Prisma.Sql {
+  if (!currency) return sql;
+  return Prisma.sql`SELECT q.*, st.currency AS store_currency, st.currencies AS store_currencies FROM (${sql}) q, stores st WHERE st.id = ${storeId}::uuid`;
 }
 
 const WALK_ROWS_PER_MATCH = 100;
@@ -344,8 +356,13 @@ export async function listProductIds(
 ): Promise<PageResult & { facets?: Facet[] }> {
   const attributeQuery = await resolvedAttributes(storeId, filterInput, opts);
   const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort, attributeQuery?.filters);
-  const page = readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues });
-  return withFacets(storeId, ctx.mode, filterInput, attributeQuery, page.then((rows) => pageFromRows(rows, q)));
+  type Row = { id: string | null; ord: bigint | string | null; total: bigint | string; store_currency?: string; store_currencies?: string[] };
+  const page = readRows<Row>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues }).then((rows) => {
+    const [first] = rows;
+    const currencies = first?.store_currency ? { storeCurrencies: { currency: first.store_currency, currencies: first.store_currencies ?? [] } } : {};
+    return { ...pageFromRows(rows, q), ...currencies };
+  });
+  return withFacets(storeId, ctx.mode, filterInput, attributeQuery, page);
 }
 
 /** A list's page, read beside its facets when the list asks for any (one statement more, run at the same time). */

@@ -47,12 +47,6 @@ export function soldCurrency(store: { currency: string; currencies: string[] }, 
   return code;
 }
 
-/** The named currency checked against the store's (soldCurrency), reading the store's currencies. */
-export async function requestedCurrency(ctx: RequestContext, storeId: string, code: string | null): Promise<string | null> {
-  if (code === null) return null;
-  return soldCurrency(await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true, currencies: true } }), code);
-}
-
 /** A product query that also reads its store's currencies (for soldCurrency), in the same statement as the product. */
 export function withStoreCurrencies<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(query: Q): Q {
   const store = { select: { currency: true, currencies: true } } as const;
