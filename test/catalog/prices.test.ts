@@ -109,6 +109,8 @@ describe('prices on products', () => {
       { field: 'prices.1.compare_at_amount', code: 'compare_at_amount_not_above_amount', message: expect.any(String) },
       { field: 'prices.2.currency', code: 'duplicate_currency', message: expect.any(String) },
     ]);
+    const huge = expectProblem(await post(productsPath(s.storeId), { name: 'x', price: 1, category_slugs: ['shoes'], prices: [{ currency: 'JPY', amount: '1234567890123' }] }), 422, 'validation_failed');
+    expect(huge.errors).toEqual([{ field: 'prices.0.amount', code: 'too_big', message: expect.any(String) }]);
     const gql = await t.graphql(
       `mutation($s: ID!) { createProduct(storeId: $s, input: {name: "x", price: "1", categorySlugs: ["shoes"], prices: [{currency: "JPY", amount: "1.5"}]}) { id } }`,
       { s: s.storeId },

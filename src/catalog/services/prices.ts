@@ -34,6 +34,10 @@ export interface PriceView {
 
 const decimal = (amount: string) => Number(amount);
 
+/** Amounts have at most 12 digits before the point: below 10^12 in any currency, they compare and sort exactly as numbers. */
+const tooBig = (amount: unknown, field: string) =>
+  typeof amount === 'string' && amount.split('.')[0].length > 12 ? { field, code: 'too_big', message: 'must have at most 12 digits before the decimal point' } : null;
+
 /**
  * The `prices` of a write: a list of {currency, amount, compareAtAmount}, replacing the stored list. Every error
  * at once, each naming its field (`prices.0.amount`): a currency that is not ISO 4217 or is listed twice, an
@@ -56,9 +60,9 @@ export const PricesInput = z
       const earlier = firstAt.get(code);
       if (earlier !== undefined) return issue({ field: 'currency', code: 'duplicate_currency', message: `${code} is also priced by prices.${earlier}` });
       firstAt.set(code, i);
-      const amount = amountError(p.amount, code, 'amount');
+      const amount = amountError(p.amount, code, 'amount') ?? tooBig(p.amount, 'amount');
       if (amount) issue(amount);
-      const compareAt = p.compareAtAmount == null ? null : amountError(p.compareAtAmount, code, 'compareAtAmount');
+      const compareAt = p.compareAtAmount == null ? null : (amountError(p.compareAtAmount, code, 'compareAtAmount') ?? tooBig(p.compareAtAmount, 'compareAtAmount'));
       if (compareAt) issue(compareAt);
       if (amount || compareAt) return;
       const compare = p.compareAtAmount == null ? null : (p.compareAtAmount as string);
