@@ -80,8 +80,17 @@ const SORT_SQL: Record<ProductSort, { col: string; dir: 'ASC' | 'DESC' }> = {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
-/** The WHERE clause of a product list: every filter maps to an indexed predicate. */
-function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = []): Prisma.Sql {
+/**
+ * The WHERE clause of a product list: every filter maps to an indexed predicate. `currencyPricesJoined`: the statement
+ * reads the products from the price rows of their currency (currencyPriceOrderSql), which bound the prices there.
+ */
+function whereSql(
+  storeId: string,
+  mode: Mode,
+  f: z.output<typeof ProductFilterInput>,
+  attributes: ResolvedAttributeFilter[] = [],
+  currencyPricesJoined = false,
+): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
   const terms = searchTerms(f.search);
   for (const term of terms) parts.push(Prisma.sql`p.search_text LIKE ${'%' + escapeLike(term) + '%'}`);
@@ -100,8 +109,11 @@ function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterI
   if (f.scheduled === true) parts.push(Prisma.sql`(p.publish_at IS NOT NULL OR p.unpublish_at IS NOT NULL)`);
   if (f.scheduled === false) parts.push(Prisma.sql`p.publish_at IS NULL AND p.unpublish_at IS NULL`);
   if (f.productTypes?.length) parts.push(Prisma.sql`p.product_type_id = ANY(${f.productTypes}::uuid[])`);
-  if (f.priceMin !== undefined) parts.push(Prisma.sql`${priceSql(f.currency)} >= ${f.priceMin}::numeric`);
-  if (f.priceMax !== undefined) parts.push(Prisma.sql`${priceSql(f.currency)} <= ${f.priceMax}::numeric`);
+  if (f.currency && (f.priceMin !== undefined || f.priceMax !== undefined) && !currencyPricesJoined) {
+    parts.push(Prisma.sql`p.id IN (SELECT cp.product_id FROM product_currency_prices cp WHERE ${currencyPricesSql(storeId, mode, f)})`);
+  }
+  if (!f.currency && f.priceMin !== undefined) parts.push(Prisma.sql`p.price >= ${f.priceMin}::numeric`);
+  if (!f.currency && f.priceMax !== undefined) parts.push(Prisma.sql`p.price <= ${f.priceMax}::numeric`);
   for (const a of attributes) parts.push(attributeFilterSql(storeId, mode, a));
   return Prisma.join(parts, ' AND ');
 }
@@ -112,6 +124,43 @@ function searchTerms(search: string | undefined): string[] {
 
 /** A product's price in the currency: the `price` column (the default currency), else its amount in `prices` (NULL where it has none). */
 const priceSql = (currency: string | undefined) => (currency ? Prisma.sql`(p.prices -> ${currency}::text ->> 'amount')::numeric` : Prisma.raw('p.price'));
+
+/**
+ * The price rows (product_currency_prices, kept by triggers from `prices`) of the catalog in a further currency, within
+ * the filter's bounds: a range of the (store_id, mode, currency, amount, product_id) index.
+ */
+function currencyPricesSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts = [Prisma.sql`cp.store_id = ${storeId}::uuid AND cp.mode = ${mode}::"Mode" AND cp.currency = ${f.currency!}`];
+  if (f.priceMin !== undefined) parts.push(Prisma.sql`cp.amount >= ${f.priceMin}::numeric`);
+  if (f.priceMax !== undefined) parts.push(Prisma.sql`cp.amount <= ${f.priceMax}::numeric`);
+  return Prisma.join(parts, ' AND ');
+}
+
+/**
+ * A page sorted by price in a further currency, as `ORDER BY price, id` on the default currency: the products with a
+ * price in it walked in the order of the price rows' index (joined to their product for the other filters) and cut at
+ * the page's end, then, unless a price bound excludes them, those without one (ordered by id). Append runs the two in
+ * this order and stops once the page is full (see rankedSearchIdsSql), so the second runs only on the last pages.
+ */
+function currencyPriceOrderSql(
+  storeId: string,
+  mode: Mode,
+  f: z.output<typeof ProductFilterInput>,
+  attributes: ResolvedAttributeFilter[],
+  dir: 'ASC' | 'DESC',
+  paging: { perPage: number; offset: number },
+): Prisma.Sql {
+  const { perPage, offset } = paging;
+  const order = Prisma.raw(dir);
+  const reach = offset + perPage + 1;
+  const priced = Prisma.sql`(SELECT p.id FROM product_currency_prices cp JOIN products p ON p.id = cp.product_id
+      WHERE ${currencyPricesSql(storeId, mode, f)} AND ${whereSql(storeId, mode, f, attributes, true)}
+      ORDER BY cp.amount ${order}, cp.product_id ${order} LIMIT ${reach})`;
+  const bounded = f.priceMin !== undefined || f.priceMax !== undefined;
+  const unpriced = Prisma.sql`UNION ALL (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, f)} AND (p.prices -> ${f.currency!}::text ->> 'amount') IS NULL
+      ORDER BY p.id ${order} LIMIT ${reach})`;
+  return Prisma.sql`SELECT p.id FROM (${priced} ${bounded ? Prisma.empty : unpriced}) p LIMIT ${perPage + 1} OFFSET ${offset}`;
+}
 
 /**
  * ORDER BY of an explicit sort, or of the default (newest first); ties broken by id, so pages never overlap. By
@@ -256,7 +305,9 @@ export function productPageQuery(
   const pageIds =
     !sort && searchTerms(filter.search).length
       ? rankedSearchIdsSql(where, filter.search!, perPage, offset)
-      : Prisma.sql`SELECT p.id FROM products p WHERE ${where} ORDER BY ${orderSql(sort, filter.currency)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+      : sort && filter.currency && SORT_SQL[sort].col === 'price'
+        ? currencyPriceOrderSql(storeId, mode, filter, attributes, SORT_SQL[sort].dir, { perPage, offset })
+        : Prisma.sql`SELECT p.id FROM products p WHERE ${where} ORDER BY ${orderSql(sort, filter.currency)} LIMIT ${perPage + 1} OFFSET ${offset}`;
   const sql = Prisma.sql`
     SELECT c.total, s.id, s.ord FROM (${total}) c
     LEFT JOIN LATERAL (
