@@ -72,10 +72,10 @@ const PROBLEM_EXTENSIONS = {
   skus: strings('sku_taken: the SKUs used by another product'),
   slug: { type: 'string', description: 'slug_taken: the slug that is taken' },
   translations: integer('locale_has_translations: how many translations use the locale'),
-  products: integer('category_in_use: how many products are in the category; product_type_in_use: how many products have the type; attribute_value_in_use: how many products hold the values; attribute_values_missing: how many products lack the values'),
+  products: integer('category_in_use: how many products are in the category; product_type_in_use: how many products have the type; attribute_value_in_use: how many products hold the values; attribute_values_missing: how many products lack the values; currency_in_use: how many products have prices in the currency'),
   attribute_code: { type: 'string', description: 'code_taken: the attribute code that is taken' },
   locale: { type: 'string', description: 'locale_taken, default_locale_not_removable, locale_has_translations, not_found (a locale the store lacks), slug_taken (a translated slug): the locale, normalised' },
-  currency: { type: 'string', description: 'currency_taken, default_currency_not_removable, not_found (a currency the store lacks): the currency code' },
+  currency: { type: 'string', description: 'currency_taken, currency_in_use, default_currency_not_removable, not_found (a currency the store lacks): the currency code' },
   product_type_name: { type: 'string', description: 'name_taken: the product type name that is taken' },
   product_types: {
     type: 'array',

@@ -54,6 +54,7 @@ export const STATUS_BY_CODE = {
   options_in_use: 409,
   locale_taken: 409,
   currency_taken: 409,
+  currency_in_use: 409,
   default_locale_not_removable: 409,
   default_currency_not_removable: 409,
   locale_has_translations: 409,

@@ -133,3 +133,40 @@ describe('the product list uses its indexes (EXPLAIN after VACUUM ANALYZE)', () 
     expect(text.match(/products_/g)).toHaveLength(1);
   });
 });
+
+describe('a list by price in a further currency uses the price rows index (EXPLAIN ANALYZE after VACUUM ANALYZE)', () => {
+  beforeAll(async () => {
+    // 90 % of the store's products priced in JPY, as the currencies benchmark's catalog (the triggers write the rows).
+    await db().$executeRaw`UPDATE products SET prices = jsonb_build_object('JPY', jsonb_build_object('amount', (100 + abs(hashtext(id::text)) % 30000)::text, 'compare_at_amount', NULL))
+      WHERE store_id = ${storeId}::uuid AND abs(hashtext(id::text || ':j')) % 10 < 9`;
+    await db().$executeRawUnsafe('VACUUM ANALYZE');
+  }, 60_000);
+
+  async function executedSorted(filter: ProductFilter, sort: 'price' | '-price'): Promise<PlanNode> {
+    const { sql } = productPageQuery(storeId, 'live', filter, { page: 1, perPage: 20 }, sort);
+    const [row] = await db().$queryRaw<{ 'QUERY PLAN': unknown }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
+    const json = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
+    return (json as { Plan: PlanNode }[])[0].Plan;
+  }
+
+  it.each(['price', '-price'] as const)('sort=%s walks the index in order, stops after the page and never lists the unpriced', async (sort) => {
+    const p = await executedSorted({ isActive: true, currency: 'JPY' }, sort);
+    const text = planText(p);
+    expect(text).not.toContain('Seq Scan products');
+    const append = nodes(p).find((n) => n['Node Type'] === 'Append')!;
+    expect(append.Plans).toHaveLength(2);
+    // The priced come in the index's order (no sort); the unpriced, sorted by id, only on the last pages.
+    expect(planText(append.Plans![0])).toContain('product_currency_prices_store_id_mode_currency_amount_produ_idx');
+    expect(planText(append.Plans![0])).not.toContain('Sort');
+    expect(append.Plans!.map((g) => g['Actual Loops'])).toEqual([1, 0]);
+  });
+
+  it('a price range reads the index range for its page and its total, no product row outside it', async () => {
+    const p = await executedSorted({ isActive: true, currency: 'JPY', priceMin: '100', priceMax: '400' }, 'price');
+    const text = planText(p);
+    expect(text).not.toContain('Seq Scan products');
+    const ranges = nodes(p).filter((n) => n['Index Name'] === 'product_currency_prices_store_id_mode_currency_amount_produ_idx');
+    expect(ranges).toHaveLength(2);
+    for (const r of ranges) expect(r['Index Cond']).toContain('amount');
+  });
+});

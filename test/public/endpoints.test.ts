@@ -94,7 +94,7 @@ describe('GET /products', () => {
     expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 3, total_exact: true, total_pages: 1, has_more: false });
     const runner = res.body.data.find((p: { name: string }) => p.name === 'Trail runner');
     expect(runner).toEqual({
-      id: ids['Trail runner'], name: 'Trail runner', description: 'Grippy sole', price: 120.5, currency: 'EUR', in_stock: true,
+      id: ids['Trail runner'], name: 'Trail runner', description: 'Grippy sole', price: 120.5, compare_at_price: null, currency: 'EUR', currencies: ['EUR'], in_stock: true,
       tags: ['running', 'outdoor'], category_slugs: ['shoes'], attributes: {}, options: [], variants: [], images: [], published_at: expect.any(String), updated_at: expect.any(String),
     });
     expect(res.body.data.find((p: { name: string }) => p.name === 'Linen shirt').in_stock).toBe(false);

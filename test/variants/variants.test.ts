@@ -41,7 +41,7 @@ describe('PUT /products/{id}/variants', () => {
       expect.objectContaining({ sku: 'TEE-BLUE-M', options: { Color: 'Blue', size_label: 'M' }, price: null, inventory_quantity: 0, position: 1 }),
     ]);
     expect(Object.keys(res.body.data[0]).sort()).toEqual([
-      'attributes', 'barcode', 'compare_at_price', 'cost', 'created_at', 'id', 'image_id', 'inventory_quantity', 'options', 'position', 'price', 'sku', 'title', 'updated_at', 'weight',
+      'attributes', 'barcode', 'compare_at_price', 'cost', 'created_at', 'id', 'image_id', 'inventory_quantity', 'options', 'position', 'price', 'prices', 'sku', 'title', 'updated_at', 'weight',
     ]);
 
     const listed = await get(a, p.id);

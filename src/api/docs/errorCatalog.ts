@@ -290,6 +290,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Nothing to do: the currency is there. List the store\'s currencies to see them.',
     example: 'The store already has the currency "JPY"',
   },
+  currency_in_use: {
+    meaning: 'Products or variants of the store (test or live) have prices in the currency being removed (`currency`; `products`: how many products have them, on themselves or on their variants).',
+    action: 'Remove those prices first (write each product\'s or variant\'s `prices` without it), or send the same request with delete_prices=true to delete them with the currency.',
+    example: "3 product(s) have prices in JPY (their own or their variants'); remove them first, or pass delete_prices=true to delete them with the currency",
+  },
   default_locale_not_removable: {
     meaning: "The locale is the store's default locale, which a store always has (`locale`).",
     action: 'Make another of the store\'s locales the default first (PATCH …/locales/{locale} with {"default": true}), then remove this one.',

@@ -52,11 +52,11 @@ export const localizationCommands: CliCommand[] = [
     examples: [`npm run cli -- currencies add --store "Ana's" --currency JPY`],
     run: async (f, ctx) => localization.addStoreCurrency(ctx, (await findStore(ctx, f.store)).id, f.currency),
   }),
-  defineCommand<{ store: string; currency: string }>({
+  defineCommand<{ store: string; currency: string; deletePrices?: boolean }>({
     name: 'currencies remove',
-    description: "Remove a currency from a store; the default (the store's currency) cannot be removed.",
-    options: [storeFlag, currencyFlag],
-    examples: [`npm run cli -- currencies remove --store "Ana's" --currency JPY`],
-    run: async (f, ctx) => localization.removeStoreCurrency(ctx, (await findStore(ctx, f.store)).id, f.currency),
+    description: "Remove a currency from a store; the default (the store's currency) cannot be removed. Prices in it need --delete-prices.",
+    options: [storeFlag, currencyFlag, optionalFlag('--delete-prices', 'delete the product and variant prices in this currency with it')],
+    examples: [`npm run cli -- currencies remove --store "Ana's" --currency JPY --delete-prices`],
+    run: async (f, ctx) => localization.removeStoreCurrency(ctx, (await findStore(ctx, f.store)).id, f.currency, { deletePrices: f.deletePrices ?? false }),
   }),
 ];

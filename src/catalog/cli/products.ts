@@ -90,6 +90,23 @@ function parseOptionsFlag(text: string): unknown[] {
     });
 }
 
+const PRICES_FORMAT = 'CUR=amount or CUR=amount:compare_at_amount, comma-separated, in further currencies of the store with their minor-unit digits, e.g. "JPY=1200,KWD=1.250:1.500"';
+
+/** `JPY=1200,KWD=1.250:1.500` → the prices as the services take them (they check currencies and digits); "" is none. */
+function parsePricesFlag(text: string): { currency: string; amount: string; compareAtAmount?: string }[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const m = /^([^=\s]+)\s*=\s*([^:\s]*)(?::\s*(\S*))?$/.exec(item);
+      if (!m) throw new InvalidArgumentError(`"${item}" must be CUR=amount or CUR=amount:compare_at_amount (e.g. JPY=1200).`);
+      return { currency: m[1], amount: m[2], ...(m[3] ? { compareAtAmount: m[3] } : {}) };
+    });
+}
+
+const pricesFlag = (what: string) => new Option('--prices <prices>', `${what}: ${PRICES_FORMAT}`).argParser(parsePricesFlag);
+
 const OPTION_KEYS = ['name', 'values', 'renamedFrom', 'renamedValues'];
 const VARIANT_PATCH_KEYS = Object.keys(VariantPatchInput.shape);
 /** What a variant read shows that a bulk update ignores (as PATCH …/variants does): the output of update-variants can be sent back. */
@@ -128,6 +145,7 @@ interface ProductCreateFlags {
   productType?: string;
   attributes?: Record<string, unknown>;
   options?: unknown[];
+  prices?: unknown[];
   mode?: string;
 }
 
@@ -151,6 +169,7 @@ export const productCommands: CliCommand[] = [
       optionalFlag('--unpublish-at <time>', 'RFC 3339 time with offset, after --publish-at: the product is unpublished then'),
       productTypeFlag(''),
       attributesFlag(),
+      pricesFlag("prices beside --price (which is in the store's default currency)"),
       new Option('--options <options>', `the options that define its variants, ${OPTIONS_FORMAT}, or a JSON array of {"name","values"}; the product starts without variants (products generate-variants makes them)`).argParser(parseOptionsFlag),
       modeFlag(),
     ],
@@ -186,6 +205,19 @@ export const productCommands: CliCommand[] = [
       const storeId = (await findStore(ctx, f.store)).id;
       const input = { productTypeId: await productTypeId(ctx, storeId, f.productType), attributes: f.attributes };
       const product = await updateProduct(inMode(ctx, f.mode), storeId, f.product, input, {}, { include: PRODUCT_VIEW_INCLUDE });
+      return productView(product as ProductViewRow, ctx.baseUrl);
+    },
+  }),
+  defineCommand<{ store: string; product: string; prices: unknown[]; mode?: string }>({
+    name: 'products set-prices',
+    description:
+      "Set a product's prices in the store's further currencies, as PUT …/products/{productID} with `prices` does: the list given replaces the product's (\"\" removes them all). " +
+      'No exchange rate is ever applied. Every problem is reported at once (--prices.1.amount: …).',
+    options: [requiredFlag('--store <store>', STORE_REF), requiredFlag('--product <id>', PRODUCT_REF), required(pricesFlag('the whole list')), modeFlag()],
+    examples: [`npm run cli -- products set-prices --store "Ana's" --product 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b --prices "JPY=4900,KWD=10.500:12.000"`],
+    run: async (f, ctx) => {
+      const storeId = (await findStore(ctx, f.store)).id;
+      const product = await updateProduct(inMode(ctx, f.mode), storeId, f.product, { prices: f.prices as never }, {}, { include: PRODUCT_VIEW_INCLUDE });
       return productView(product as ProductViewRow, ctx.baseUrl);
     },
   }),
@@ -245,7 +277,7 @@ export const productCommands: CliCommand[] = [
       required(
         jsonArrayFlag(
           '--variants <json>',
-          'a JSON array of {"id", …fields} in the REST API\'s names (sku, title, options, price, compare_at_price, cost, inventory_quantity, position, barcode, weight, image_id, attributes); @path reads it from a file',
+          'a JSON array of {"id", …fields} in the REST API\'s names (sku, title, options, price, prices, compare_at_price, cost, inventory_quantity, position, barcode, weight, image_id, attributes); prices is a list of {"currency","amount","compare_at_amount"} replacing the variant\'s; @path reads it from a file',
           '[{"id":"…","inventory_quantity":12}]',
         ),
       ),

@@ -104,9 +104,14 @@ builder.mutationFields((t) => ({
   }),
   removeStoreCurrency: t.field({
     type: StoreCurrency,
-    description: "Removes a currency; the default (the store's currency) cannot be removed (default_currency_not_removable, 409). Needs manage_products.",
-    args: { storeId: t.arg.id({ required: true }), currency: t.arg.string({ required: true }) },
+    description:
+      "Removes a currency; the default (the store's currency) cannot be removed (default_currency_not_removable, 409). When products or variants have prices in it: currency_in_use (409) unless deletePrices is true, which deletes those prices with it. Needs manage_products.",
+    args: {
+      storeId: t.arg.id({ required: true }),
+      currency: t.arg.string({ required: true }),
+      deletePrices: t.arg.boolean({ description: 'Delete the prices in this currency with it (default false)' }),
+    },
     authScopes: (_root, args) => capability('manageCatalog', args.storeId),
-    resolve: (_root, args, ctx) => localization.removeStoreCurrency(ctx, args.storeId, args.currency),
+    resolve: (_root, args, ctx) => localization.removeStoreCurrency(ctx, args.storeId, args.currency, { deletePrices: args.deletePrices ?? false }),
   }),
 }));

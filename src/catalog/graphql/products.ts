@@ -12,6 +12,7 @@ import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import { ProductOptionInput } from './options';
 import { PRODUCT_VIEW_INCLUDE, productTranslationsView } from '../services/views';
+import { PRICES_INPUT_DESCRIPTION, PriceInput, pricesArg, pricesField } from './prices';
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -27,6 +28,7 @@ const Product = builder.prismaObject('Product', {
     description: t.exposeString('description'),
     price: t.expose('price', { type: 'Decimal' }),
     currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    prices: pricesField(t),
     inventoryQuantity: t.exposeInt('inventoryQuantity'),
     lowStockThreshold: t.exposeInt('lowStockThreshold'),
     status: t.expose('status', { type: ProductStatus }),
@@ -269,6 +271,7 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
     name: t.string({ required: true }),
     description: t.string(),
     price: t.field({ type: 'Decimal', required: true }),
+    prices: t.field({ type: [PriceInput], description: PRICES_INPUT_DESCRIPTION }),
     inventoryQuantity: t.int(),
     lowStockThreshold: t.int(),
     status: t.field({ type: ProductStatus, description: 'Defaults to draft' }),
@@ -293,6 +296,7 @@ const ProductUpdateInput = builder.inputType('ProductUpdateInput', {
     name: t.string(),
     description: t.string(),
     price: t.field({ type: 'Decimal' }),
+    prices: t.field({ type: [PriceInput], description: PRICES_INPUT_DESCRIPTION }),
     inventoryQuantity: t.int(),
     lowStockThreshold: t.int(),
     status: t.field({ type: ProductStatus }),
@@ -325,6 +329,7 @@ builder.mutationFields((t) => ({
         args.storeId,
         {
           ...defined(args.input),
+          prices: pricesArg(args.input.prices),
           attributes: attributesArg(args.input.attributes) ?? undefined,
           translations: attributesArg(args.input.translations) ?? undefined,
           options: args.input.options?.map(defined) as products.ProductCreate['options'],
@@ -350,7 +355,12 @@ builder.mutationFields((t) => ({
         inCatalogMode(ctx, args.mode),
         args.storeId,
         args.id,
-        { ...args.input, attributes: attributesArg(args.input.attributes), translations: attributesArg(args.input.translations) },
+        {
+          ...args.input,
+          prices: args.input.prices === null ? null : pricesArg(args.input.prices),
+          attributes: attributesArg(args.input.attributes),
+          translations: attributesArg(args.input.translations),
+        },
         { expectedVersion: args.expectedVersion },
         query,
       ),

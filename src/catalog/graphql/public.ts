@@ -8,11 +8,20 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { productsByIds } from '../services/productList';
 import { type LocalizedProduct, localizeProduct, pageLocale, pageTranslations, productLocaleChain, requestLocaleChain, type TranslatedText } from '../services/localizedReads';
 import { isUuid } from '../../kernel/ids';
-import { getPublicProduct, listPublicProducts, listSupportedCountries, PUBLIC_PRODUCT_SORTS } from '../services/publicCatalog';
+import {
+  getPublicProduct,
+  listPublicProducts,
+  listSupportedCountries,
+  namedCurrency,
+  PUBLIC_PRODUCT_SORTS,
+  soldCurrency,
+  withStoreCurrencies,
+} from '../services/publicCatalog';
 import type { Facet } from '../services/attributeFilters';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import type { ProductOption as ProductOptionShape } from '../services/options';
 import { ProductOption } from './options';
+import { amountIn, CURRENCY_ARG_DESCRIPTION, currencyOf, type Priced, readIn } from './prices';
 import { variantWeight, VariantWeight } from './variants';
 import { AttributeFilterInput, cleanAttributeFilters, FACETS_ARG_DESCRIPTION, facetsField, PageMeta, pageMeta, type PageMetaShape, productSortEnumName } from './products';
 
@@ -75,8 +84,20 @@ const PublicVariant = builder.prismaObject('Variant', {
       description: "Option name to value, one of each of the product's options (in the answer's locale)",
       resolve: (v) => localized.get(v)?.variant(v).options ?? v.options,
     }),
-    price: t.expose('price', { type: 'Decimal', nullable: true, description: "Overrides the product's price; null: the product's price applies" }),
-    compareAtPrice: t.expose('compareAtPrice', { type: 'Decimal', nullable: true, description: 'The "was" price, above the price the variant sells at' }),
+    price: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { price: true, prices: true },
+      description: "Overrides the product's price; null: the product's price applies. In the currency read in",
+      resolve: (v) => amountIn(v, v.price, 'amount'),
+    }),
+    compareAtPrice: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { compareAtPrice: true, prices: true },
+      description: 'The "was" price, above the price the variant sells at. In the currency read in',
+      resolve: (v) => amountIn(v, v.compareAtPrice, 'compare_at_amount'),
+    }),
     inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (v) => v.inventoryQuantity > 0 }),
     position: t.exposeInt('position'),
     barcode: t.exposeString('barcode', { nullable: true, description: 'GTIN-8, -12, -13 or -14' }),
@@ -108,8 +129,30 @@ const PublicProduct = builder.prismaObject('Product', {
       description: 'The locale of the fields: the first of the chain that gave any field, else the store\'s default',
       resolve: (p) => localized.get(p)?.locale ?? '',
     }),
-    price: t.expose('price', { type: 'Decimal' }),
-    currency: t.string({ select: { store: { select: { currency: true } } }, resolve: (p) => p.store.currency }),
+    price: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { price: true, prices: true },
+      description: 'In `currency`; null when the product has no price in the currency asked for (see `currencies`)',
+      resolve: (p) => amountIn(p, p.price, 'amount'),
+    }),
+    compareAtPrice: t.field({
+      type: 'Decimal',
+      nullable: true,
+      select: { prices: true },
+      description: 'The "was" price in `currency`, above `price`; only prices in further currencies have one (null in the default)',
+      resolve: (p) => amountIn(p, null, 'compare_at_amount'),
+    }),
+    currency: t.string({
+      select: { store: { select: { currency: true } } },
+      description: 'The currency of the prices: the one asked for, else the store\'s default',
+      resolve: (p) => currencyOf(p as Priced) ?? p.store.currency,
+    }),
+    currencies: t.stringList({
+      select: { prices: true, store: { select: { currency: true } } },
+      description: "The currencies the product has a price in: the store's default, then those of its prices",
+      resolve: (p) => [p.store.currency, ...Object.keys((p.prices ?? {}) as object)],
+    }),
     inStock: t.boolean({ select: { inventoryQuantity: true }, resolve: (p) => p.inventoryQuantity > 0 }),
     tags: t.exposeStringList('tags'),
     categorySlugs: t.stringList({
@@ -156,10 +199,13 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
     tags: t.stringList({ description: 'A product matches if it carries any of these tags' }),
     attributes: t.field({ type: [AttributeFilterInput], description: 'Every one must match; public, filterable attributes only' }),
     productTypes: t.idList({ description: 'Products of any of these product types (their ids, from the merchant)' }),
+    priceMin: t.field({ type: 'Decimal', description: 'Products priced at least this, in the list\'s currency (inclusive); those without a price in it never match' }),
+    priceMax: t.field({ type: 'Decimal', description: 'Products priced at most this, in the list\'s currency (inclusive)' }),
   }),
 });
 
 interface PublicProductPageShape {
+  currency: string | null;
   facets?: Facet[];
   ids: string[];
   meta: PageMetaShape;
@@ -179,7 +225,7 @@ const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProdu
       type: [PublicProduct],
       resolve: (page, _args, ctx, info) => {
         const rows = Promise.all([productsByIds(ctx, page.ids, publicProductQuery(ctx, info)), pageTranslations(ctx, page.ids, page.chain)]).then(([rows, translations]) => ({
-          rows,
+          rows: readIn(rows, page.currency),
           locale: localizeRows(ctx, rows, page.chain, translations),
         }));
         page.locale = rows.then((r) => r.locale, () => page.chain.at(-1)!);
@@ -215,9 +261,11 @@ builder.queryFields((t) => ({
       sort: t.arg({ type: PublicProductSort }),
       facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
       locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }),
+      currency: t.arg.string({ description: `${CURRENCY_ARG_DESCRIPTION}. Sorting by price and the price filters use it; products without a price in it sort last and match no price filter` }),
     },
     authScopes: capability('readStorefront'),
     resolve: async (_root, args, ctx) => {
+      const named = namedCurrency(args.currency);
       const f = args.filter;
       const filter = {
         search: f?.search ?? undefined,
@@ -225,29 +273,46 @@ builder.queryFields((t) => ({
         tags: f?.tags ?? undefined,
         attributes: cleanAttributeFilters(f?.attributes),
         productTypes: f?.productTypes?.map(String) ?? undefined,
+        priceMin: f?.priceMin ?? undefined,
+        priceMax: f?.priceMax ?? undefined,
       };
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
-      const list = (chain?: string[]) => listPublicProducts(ctx, ctx.storeId!, { ...filter, chain }, paging, args.sort ?? undefined, args.facets ?? undefined);
+      const list = (chain: string[] | undefined, currency: string | null) =>
+        listPublicProducts(ctx, ctx.storeId!, { ...filter, chain }, paging, args.sort ?? undefined, args.facets ?? undefined, currency);
+      // The store's currencies come with the page (its statement reads them), so a request in a currency costs no more
+      // statements than one without. The default named as such lists again, by `price`.
+      const inCurrency = async (chain?: string[]) => {
+        const page = await list(chain, named);
+        const currency = named === null ? null : soldCurrency(page.storeCurrencies!, named);
+        return { currency, r: currency === named ? page : await list(chain, null) };
+      };
       // A search reads the chain's text, so it waits for the chain; any other list reads the page beside it.
-      const [r, chain] = filter.search
-        ? await chainOf(ctx, ctx.storeId!, args.locale).then(async (c) => [await list(c), c] as const)
-        : await Promise.all([list(), chainOf(ctx, ctx.storeId!, args.locale)]);
-      return { ids: r.ids, meta: pageMeta(r), facets: r.facets, chain };
+      const [{ currency, r }, chain] = filter.search
+        ? await chainOf(ctx, ctx.storeId!, args.locale).then(async (c) => [await inCurrency(c), c] as const)
+        : await Promise.all([inCurrency(), chainOf(ctx, ctx.storeId!, args.locale)]);
+      return { currency, ids: r.ids, meta: pageMeta(r), facets: r.facets, chain };
     },
   }),
   publicProduct: t.prismaField({
     type: PublicProduct,
     description: "One active product of the credential's store. Public API; needs public:read or products:read.",
-    args: { id: t.arg.id({ required: true }), locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }),
+      currency: t.arg.string({ description: CURRENCY_ARG_DESCRIPTION }),
+    },
     authScopes: capability('readStorefront'),
     resolve: async (query, _root, args, ctx) => {
-      // The product beside the store's locales with every translation of the product (one statement).
+      const named = namedCurrency(args.currency);
+      // The product (with the store's currencies when one is named) beside the store's locales with every translation
+      // of the product: two statements, run together.
       const [product, { chain, byLocale }] = await Promise.all([
-        getPublicProduct(ctx, ctx.storeId!, args.id, query),
+        getPublicProduct(ctx, ctx.storeId!, args.id, named === null ? query : withStoreCurrencies(query)),
         productLocaleChain(ctx, ctx.storeId!, isUuid(args.id) ? args.id : null, localeRequest(ctx, args.locale)),
       ]);
       localizeRows(ctx, [product as typeof product & { variants?: object[] }], chain, new Map([[product.id, byLocale]]));
-      return product;
+      if (named === null) return product;
+      return readIn([product], soldCurrency((product as unknown as { store: { currency: string; currencies: string[] } }).store, named))[0];
     },
   }),
 }));

@@ -15,6 +15,7 @@ import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
+import { PriceInput, pricesField } from './prices';
 
 type SchemaTypesOf<B> = B extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 
@@ -36,6 +37,7 @@ builder.prismaObject('Variant', {
     options: t.expose('options', { type: 'JSON', description: "Option name to value, one of each of the product's options, e.g. {\"Color\": \"Red\", \"Size\": \"M\"}" }),
     price: t.expose('price', { type: 'Decimal', nullable: true, description: "Overrides the product's price; null: the product's price applies" }),
     compareAtPrice: t.expose('compareAtPrice', { type: 'Decimal', nullable: true, description: 'The "was" price: above the price the variant sells at when set' }),
+    prices: pricesField(t),
     cost: t.field({
       type: 'Decimal',
       nullable: true,
@@ -72,6 +74,10 @@ const variantFields = (t: InputFieldBuilder<SchemaTypesOf<typeof builder>, 'Inpu
   title: t.string(),
   options: t.field({ type: 'JSON', description: "Option name to value (strings): one value of each of the product's options; the combination is unique per product" }),
   price: t.field({ type: 'Decimal', description: "null: the product's price" }),
+  prices: t.field({
+    type: [PriceInput],
+    description: "Prices in the store's further currencies: the list sent replaces the variant's ([] removes them); none in a currency: the product's price there applies",
+  }),
   inventoryQuantity: t.int(),
   position: t.int(),
   barcode: t.string({ description: 'GTIN-8, -12, -13 or -14 with a valid check digit (invalid_barcode)' }),

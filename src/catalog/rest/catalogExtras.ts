@@ -8,7 +8,7 @@ import { SEO_LIMITS } from '../services/seo';
 import { SLUG_PATTERN } from '../services/slugs';
 import { MAX_VARIANTS_PER_PRODUCT, WEIGHT_UNITS } from '../services/variants';
 import { fromGraphQL, SEO, selectionOf, VARIANT } from '../services/views';
-import { decimalString, OptionInputSchema } from './productOpenapi';
+import { decimalString, OptionInputSchema, pricesSchema } from './productOpenapi';
 import { expectedVersion, PRODUCT_FRAGMENT, productResponse } from './products';
 import { camelizeKeys, requireObject, RestInputError } from '../../api/rest/body';
 import { boolParam } from '../../api/rest/params';
@@ -77,6 +77,7 @@ const VariantSchema = {
     },
     price: money("Overrides the product's price; null: the product's price"),
     compare_at_price: money('The "was" price, above the price the variant sells at (its own, else the product\'s): 422 compare_at_price_not_above_price otherwise'),
+    prices: pricesSchema("Prices in the store's further currencies, one per currency; none in a currency: the product's price there applies. Sent, the list replaces the variant's ([] removes them); left out, they are kept"),
     cost: money("What the merchant pays. Shown only to the store's staff with manage_products (dashboard tokens): never to an API key or OAuth token, never in the public API"),
     inventory_quantity: { type: 'integer', minimum: 0 },
     position: { type: 'integer', minimum: 0, description: 'Defaults to the index in the list' },

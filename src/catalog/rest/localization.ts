@@ -218,19 +218,24 @@ export const localizationRoutes: RestRoute[] = [
     operationId: 'removeStoreCurrency',
     summary: 'Remove a currency',
     auth: 'dashboard',
-    operation: `mutation RemoveStoreCurrency($storeId: ID!, $currency: String!) { removeStoreCurrency(storeId: $storeId, currency: $currency) { currency } }`,
-    variables: ({ params }) => ({ storeId: params.storeId, currency: params.currency }),
+    operation: `mutation RemoveStoreCurrency($storeId: ID!, $currency: String!, $deletePrices: Boolean) {
+      removeStoreCurrency(storeId: $storeId, currency: $currency, deletePrices: $deletePrices) { currency } }`,
+    variables: ({ params, query }) => ({ storeId: params.storeId, currency: params.currency, deletePrices: boolParam(query, 'delete_prices') }),
     respond: () => ({ status: 204 }),
     openapi: {
-      description: "Removes a currency. The default (the store's currency) cannot be removed (409 default_currency_not_removable). Needs manage_products.",
+      description:
+        "Removes a currency. The default (the store's currency) cannot be removed (409 default_currency_not_removable). When products or variants (test or live) have prices in it, delete_prices=true is needed and deletes them with it (409 currency_in_use otherwise, with how many `products`). Needs manage_products.",
       components,
-      parameters: [codeParam('currency', 'currency (ISO 4217 code)')],
+      parameters: [
+        codeParam('currency', 'currency (ISO 4217 code)'),
+        { name: 'delete_prices', in: 'query', schema: { type: 'string', enum: ['true', 'false'] }, description: 'true: delete the prices in this currency with it' },
+      ],
       responses: {
         '204': { description: 'Removed' },
         ...readErrors,
         '404': problemResponse('No such store, or the store lacks the currency (not_found)'),
-        '409': problemResponse('The currency is the default (default_currency_not_removable)'),
-        '422': problemResponse('Not an ISO 4217 code (validation_failed)'),
+        '409': problemResponse('The currency is the default (default_currency_not_removable), or prices use it and delete_prices is not true (currency_in_use)'),
+        '422': problemResponse('Not an ISO 4217 code, or delete_prices is invalid (validation_failed)'),
       },
     },
   },

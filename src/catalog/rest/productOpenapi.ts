@@ -21,6 +21,26 @@ const price = {
 /** Money as a request may send it, a decimal string ("19.99"): at most 10 digits and 2 decimals. */
 export const decimalString = { type: 'string', pattern: '^\\s*\\d{1,10}(\\.\\d{1,2})?\\s*$' };
 
+/**
+ * A price in one of the store's further currencies (GET/PUT …/currencies): decimal strings with exactly the
+ * currency's minor-unit digits, in requests and answers alike.
+ */
+const PriceSchema = {
+  type: 'object',
+  required: ['currency', 'amount'],
+  properties: {
+    currency: { type: 'string', pattern: '^[A-Za-z]{3}$', example: 'JPY', description: "ISO 4217, one of the store's further currencies (not its default: that price is `price`); otherwise 422 currency_not_sold or default_currency_price" },
+    amount: { type: 'string', pattern: '^\\d+(\\.\\d+)?$', example: '1200', description: 'Exactly the currency\'s minor-unit digits: "12.00" EUR, "1200" JPY, "1.250" KWD (422 invalid_amount; negative: negative_amount)' },
+    compare_at_amount: { type: ['string', 'null'], example: '1500', pattern: '^\\d+(\\.\\d+)?$', description: 'The "was" amount, same format, above amount (422 compare_at_amount_not_above_amount)' },
+  },
+};
+
+/** A `prices` list: one price per further currency, by currency. */
+export const pricesSchema = (description: string) => ({ type: 'array', maxItems: CATALOG_LIMITS.currenciesPerStore, items: schemaRef('Price'), description });
+
+export const PRICES_DESCRIPTION =
+  "Prices in the store's further currencies, one per currency; no exchange rate is ever applied. Sent, the list replaces the stored one ([] removes them all); left out, they are kept";
+
 const OptionSchema = {
   type: 'object',
   required: ['name', 'values'],
@@ -55,6 +75,7 @@ const writableFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, description: 'Surrounding blanks are trimmed' },
   description: { type: 'string', maxLength: 20_000 },
   price: { oneOf: [price, decimalString] },
+  prices: pricesSchema(PRICES_DESCRIPTION),
   inventory_quantity: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
   low_stock_threshold: { type: 'integer', minimum: 0, maximum: 2_147_483_647, description: 'low_stock=true lists products with inventory_quantity <= this' },
   status: { type: 'string', enum: [...PRODUCT_STATUSES] },
@@ -144,6 +165,7 @@ const Product = {
       description: 'Soft organic cotton with a regular fit.',
       price: 29.9,
       currency: 'EUR',
+      prices: [{ currency: 'JPY', amount: '4900', compare_at_amount: null }, { currency: 'KWD', amount: '10.500', compare_at_amount: '12.000' }],
       inventory_quantity: 25,
       low_stock_threshold: 5,
       status: 'active',
@@ -176,13 +198,14 @@ const Product = {
       seo: null,
     },
   ],
-  required: ['id', 'name', 'description', 'price', 'currency', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'options', 'product_type_id', 'attributes', 'variants_count', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'prices', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'options', 'product_type_id', 'attributes', 'variants_count', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),
     name: writableFields.name,
     description: writableFields.description,
     price: { ...price, description: 'JSON number in the store currency (exact to 2 decimals)' },
     currency: ro({ type: 'string', description: "The store's ISO 4217 currency" }),
+    prices: writableFields.prices,
     inventory_quantity: writableFields.inventory_quantity,
     low_stock_threshold: { ...writableFields.low_stock_threshold, default: 5 },
     status: { ...writableFields.status, default: 'draft' },
@@ -281,6 +304,7 @@ const ProductFacet = {
 const components: OpenApiFragment['components'] = {
   schemas: {
     Product,
+    Price: PriceSchema,
     ProductCreate: {
       type: 'object',
       required: ['name', 'price', 'category_slugs'],

@@ -72,7 +72,7 @@ const merchantRoute = (operationId: string): RestRoute => {
 
 const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
   fragment RestPublicProduct on PublicProduct {
-    id name description price currency in_stock: inStock tags category_slugs: categorySlugs attributes
+    id name description price compare_at_price: compareAtPrice currency currencies in_stock: inStock tags category_slugs: categorySlugs attributes
     options { name values }
     variants { ${selectionOf(PUBLIC_VARIANT)} }
     images { url alt width height }
@@ -150,13 +150,15 @@ function publicListParameters() {
 const PublicProduct = {
   type: 'object',
   description: 'The storefront view (public:read): active products, no inventory counts',
-  required: ['id', 'name', 'description', 'price', 'currency', 'in_stock', 'tags', 'category_slugs', 'attributes', 'options', 'variants', 'images', 'published_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'compare_at_price', 'currency', 'currencies', 'in_stock', 'tags', 'category_slugs', 'attributes', 'options', 'variants', 'images', 'published_at', 'updated_at'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
     description: { type: 'string' },
-    price: { type: 'number' },
-    currency: { type: 'string' },
+    price: { type: ['number', 'null'], description: 'In `currency`; null when the product has no price in the currency asked for (?currency=)' },
+    compare_at_price: { type: ['number', 'null'], description: 'The "was" price in `currency`, above price; only prices in further currencies have one' },
+    currency: { type: 'string', description: "The currency of the prices: the one asked for (?currency=), else the store's" },
+    currencies: { type: 'array', items: { type: 'string' }, example: ['EUR', 'JPY'], description: "The currencies the product has a price in: the store's default, then those the merchant priced it in" },
     in_stock: { type: 'boolean', example: true },
     tags: { type: 'array', items: { type: 'string' } },
     category_slugs: { type: 'array', items: { type: 'string' } },
@@ -234,8 +236,26 @@ const PublicVariant = {
 /** REST's spelling of the storefront product GraphQL answered: money as numbers, the variants' too. */
 const restPublicProduct = (p: Record<string, any>) => {
   for (const v of p.variants) fromGraphQL(PUBLIC_VARIANT, v);
+  if (p.compare_at_price !== null) p.compare_at_price = Number(p.compare_at_price);
   return restProduct(p);
 };
+
+/** `?currency=`: the storefront view's prices in one of the store's currencies (none: its default). */
+const currencyParam = (query: URLSearchParams) => query.get('currency') ?? undefined;
+
+const currencyParameter = {
+  name: 'currency',
+  in: 'query',
+  schema: { type: 'string', example: 'JPY' },
+  description:
+    "One of the store's currencies (ISO 4217; default: the store's currency). The storefront view's prices (price, compare_at_price, the variants') come from the prices the merchant set in it, never from an exchange rate; a product without a price in it answers price null and lists its `currencies`. Sorting by price and price_min/price_max use it. One the store does not sell in: 422 naming currency (currency_not_sold; not ISO 4217: invalid_currency). A credential that reads the whole catalog gets the merchant representation, with every price in `prices`",
+};
+const priceBoundParameter = (name: 'price_min' | 'price_max', description: string) => ({
+  name,
+  in: 'query',
+  schema: { type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,3})?$', example: '10.00' },
+  description: `${description}, in the list's currency (inclusive); products without a price in it never match`,
+});
 /** The storefront view, or the merchant representation for a credential with products:read or products:write. */
 const catalogProduct = {
   description: 'PublicProduct for public:read, Product for a credential that reads the whole catalog (products:read or products:write)',
@@ -281,8 +301,8 @@ export const publicRoutes: RestRoute[] = [
     operationId: 'listPublicProducts',
     summary: "The credential's catalog, paged and filterable. public:read: active products in the storefront view; products:read or products:write: every product in the merchant representation",
     ...publicAuth,
-    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort, $facets: [String!], $locale: String) {
-      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets, locale: $locale) {
+    operation: `query PublicProducts($page: Int, $perPage: Int, $filter: PublicProductFilter, $sort: PublicProductSort, $facets: [String!], $locale: String, $currency: String) {
+      publicProducts(page: $page, perPage: $perPage, filter: $filter, sort: $sort, facets: $facets, locale: $locale, currency: $currency) {
         items { ...RestPublicProduct }
         locale
         ${PAGE_META_SELECTION}
@@ -295,9 +315,18 @@ export const publicRoutes: RestRoute[] = [
         page: intParam(query, 'page', PAGE_LIMITS.page),
         perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
         sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
-        filter: { search: query.get('search') || undefined, category: query.get('category') || undefined, tags: listParam(query, 'tags'), attributes, productTypes },
+        filter: {
+          search: query.get('search') || undefined,
+          category: query.get('category') || undefined,
+          tags: listParam(query, 'tags'),
+          attributes,
+          productTypes,
+          priceMin: query.get('price_min') ?? undefined,
+          priceMax: query.get('price_max') ?? undefined,
+        },
         facets,
         locale: localeParam(query),
+        currency: currencyParam(query),
       };
     },
     respond: (data, r) =>
@@ -307,7 +336,14 @@ export const publicRoutes: RestRoute[] = [
       }),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
-      parameters: [...publicListParameters(), ...localeParameters, ...modeParameters],
+      parameters: [
+        ...publicListParameters(),
+        ...localeParameters,
+        currencyParameter,
+        priceBoundParameter('price_min', 'Products priced at least this'),
+        priceBoundParameter('price_max', 'Products priced at most this'),
+        ...modeParameters,
+      ],
       components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
         '200': {
@@ -324,15 +360,15 @@ export const publicRoutes: RestRoute[] = [
     operationId: 'getPublicProduct',
     summary: "One product of the credential's catalog. public:read: active products only, storefront view; products:read or products:write: any status, merchant representation",
     ...publicAuth,
-    operation: `query PublicProduct($id: ID!, $locale: String) { publicProduct(id: $id, locale: $locale) { ...RestPublicProduct locale } }${PUBLIC_PRODUCT_FRAGMENT}`,
-    variables: ({ params, query }) => ({ id: params.productId, locale: localeParam(query) }),
+    operation: `query PublicProduct($id: ID!, $locale: String, $currency: String) { publicProduct(id: $id, locale: $locale, currency: $currency) { ...RestPublicProduct locale } }${PUBLIC_PRODUCT_FRAGMENT}`,
+    variables: ({ params, query }) => ({ id: params.productId, locale: localeParam(query), currency: currencyParam(query) }),
     respond: (data, r) => {
       const { locale, ...product } = data.publicProduct;
       return { body: { data: restPublicProduct(product), livemode: livemode(r), locale } };
     },
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('getProduct'), 'getPublicProduct', 'One product of the catalog') },
     openapi: {
-      parameters: [...localeParameters, ...modeParameters],
+      parameters: [...localeParameters, currencyParameter, ...modeParameters],
       components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
         '200': { description: 'The product', headers: localeHeaders, content: publicJson({ data: catalogProduct, ...localeProperty }) },

@@ -198,9 +198,28 @@ export async function addStoreCurrency(ctx: RequestContext, storeId: string, cur
   return currencyView(store.currencies.at(-1)!, store.currency);
 }
 
-/** Removes a further currency; the default (the store's `currency`) is 409 default_currency_not_removable. */
-export async function removeStoreCurrency(ctx: RequestContext, storeId: string, currency: string) {
-  // Product prices in the currency come with the prices slice; their check goes in this callback.
-  const store = await removeFromList(ctx, storeId, 'currency', currency, async () => {});
+/**
+ * Removes a further currency; the default (the store's `currency`) is 409 default_currency_not_removable. When
+ * products or variants (of either catalog, test or live) have prices in it, 409 currency_in_use naming how many,
+ * unless `deletePrices`: then those prices go with it, in the same transaction (each product priced in it moves to
+ * a new version, so ETags taken before are stale; the store.updated event records the removal, no product event).
+ */
+export async function removeStoreCurrency(ctx: RequestContext, storeId: string, currency: string, opts: { deletePrices?: boolean } = {}) {
+  const store = await removeFromList(ctx, storeId, 'currency', currency, async (t, code) => {
+    // Products priced in the currency themselves or through a variant.
+    const [{ products }] = await t.tx.$queryRaw<{ products: number }[]>`
+      SELECT count(*)::int AS products FROM products WHERE store_id = ${storeId}::uuid
+        AND (prices ? ${code} OR id IN (SELECT product_id FROM variants WHERE store_id = ${storeId}::uuid AND prices ? ${code}))`;
+    if (products === 0) return;
+    if (!opts.deletePrices) {
+      throw new AppError('currency_in_use', `${products} product(s) have prices in ${code} (their own or their variants'); remove them first, or pass delete_prices=true to delete them with the currency`, {
+        details: { currency: code, products },
+      });
+    }
+    // The products of priced variants move to a new version too: their representation (the variants') changed.
+    await t.tx.$executeRaw`UPDATE products SET prices = prices - ${code}::text, version = version + 1, updated_at = now()
+      WHERE store_id = ${storeId}::uuid AND (prices ? ${code} OR id IN (SELECT product_id FROM variants WHERE store_id = ${storeId}::uuid AND prices ? ${code}))`;
+    await t.tx.$executeRaw`UPDATE variants SET prices = prices - ${code}::text WHERE store_id = ${storeId}::uuid AND prices ? ${code}`;
+  });
   return currencyView(normalised('currency', currency, 'currency'), store.currency);
 }

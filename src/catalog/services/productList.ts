@@ -24,6 +24,9 @@ import {
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price', 'inventory_quantity', '-inventory_quantity'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
+/** A price filter's bound: a decimal number, not negative, with at most 3 decimals (KWD's). */
+const PriceBound = z.string().trim().regex(/^\d{1,12}(\.\d{1,3})?$/, { message: 'must be a decimal number such as 12.50, not negative, with at most 3 decimals' });
+
 export const ProductFilterInput = z.object({
   search: z.string().trim().max(200).optional(),
   category: z.string().trim().min(1).max(128).optional(),
@@ -42,6 +45,14 @@ export const ProductFilterInput = z.object({
   productTypes: z.array(z.string().uuid('must be product type ids')).max(50).optional(),
   /** Further locales of the store whose translated text a search matches too, best first (the storefront's chain, localizedReads.ts). */
   searchLocales: z.array(z.string()).max(21).optional(),
+  /**
+   * The currency `price` sorts and priceMin/priceMax filter in: one of the store's further currencies (checked by the
+   * caller), whose prices are the products' `prices`; left out, the store's default (the `price` column). A product
+   * without a price in it sorts last either way and matches no price filter: no exchange rate is applied.
+   */
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  priceMin: PriceBound.optional(),
+  priceMax: PriceBound.optional(),
 });
 export type ProductFilter = z.input<typeof ProductFilterInput>;
 
@@ -87,9 +98,17 @@ function translationMatchSql(storeId: string, mode: Mode, locales: string[], ter
 
 /**
  * The WHERE clause of a product list: every filter maps to an indexed predicate. `search: false` leaves the search
- * words out (the sides of a search in a locale add them each their way, see searchSidesSql).
+ * words out (the sides of a search in a locale add them each their way, see searchSidesSql). `currencyPricesJoined`:
+ * the statement reads the products from the price rows of their currency (currencyPriceOrderSql), which bound the
+ * prices there.
  */
-function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[] = [], search = true): Prisma.Sql {
+function whereSql(
+  storeId: string,
+  mode: Mode,
+  f: z.output<typeof ProductFilterInput>,
+  attributes: ResolvedAttributeFilter[] = [],
+  { search = true, currencyPricesJoined = false } = {},
+): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode"`];
   const terms = search ? searchTerms(f.search) : [];
   if (terms.length && f.searchLocales?.length) {
@@ -110,6 +129,11 @@ function whereSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterI
   if (f.scheduled === true) parts.push(Prisma.sql`(p.publish_at IS NOT NULL OR p.unpublish_at IS NOT NULL)`);
   if (f.scheduled === false) parts.push(Prisma.sql`p.publish_at IS NULL AND p.unpublish_at IS NULL`);
   if (f.productTypes?.length) parts.push(Prisma.sql`p.product_type_id = ANY(${f.productTypes}::uuid[])`);
+  if (f.currency && (f.priceMin !== undefined || f.priceMax !== undefined) && !currencyPricesJoined) {
+    parts.push(Prisma.sql`p.id IN (SELECT cp.product_id FROM product_currency_prices cp WHERE ${currencyPricesSql(storeId, mode, f)})`);
+  }
+  if (!f.currency && f.priceMin !== undefined) parts.push(Prisma.sql`p.price >= ${f.priceMin}::numeric`);
+  if (!f.currency && f.priceMax !== undefined) parts.push(Prisma.sql`p.price <= ${f.priceMax}::numeric`);
   for (const a of attributes) parts.push(attributeFilterSql(storeId, mode, a));
   return Prisma.join(parts, ' AND ');
 }
@@ -118,9 +142,53 @@ function searchTerms(search: string | undefined): string[] {
   return (search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
 }
 
-/** ORDER BY of an explicit sort, or of the default (newest first); ties broken by id, so pages never overlap. */
-function orderSql(sort: ProductSort | undefined): Prisma.Sql {
+/** A product's price in the currency: the `price` column (the default currency), else its amount in `prices` (NULL where it has none). */
+const priceSql = (currency: string | undefined) => (currency ? Prisma.sql`(p.prices -> ${currency}::text ->> 'amount')::numeric` : Prisma.raw('p.price'));
+
+/**
+ * The price rows (product_currency_prices, kept by triggers from `prices`) of the catalog in a further currency, within
+ * the filter's bounds: a range of the (store_id, mode, currency, amount, product_id) index.
+ */
+function currencyPricesSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
+  const parts = [Prisma.sql`cp.store_id = ${storeId}::uuid AND cp.mode = ${mode}::"Mode" AND cp.currency = ${f.currency!}`];
+  if (f.priceMin !== undefined) parts.push(Prisma.sql`cp.amount >= ${f.priceMin}::numeric`);
+  if (f.priceMax !== undefined) parts.push(Prisma.sql`cp.amount <= ${f.priceMax}::numeric`);
+  return Prisma.join(parts, ' AND ');
+}
+
+/**
+ * A page sorted by price in a further currency, as `ORDER BY price, id` on the default currency: the products with a
+ * price in it walked in the order of the price rows' index (joined to their product for the other filters) and cut at
+ * the page's end, then, unless a price bound excludes them, those without one (ordered by id). Append runs the two in
+ * this order and stops once the page is full (see rankedSearchIdsSql), so the second runs only on the last pages.
+ */
+function currencyPriceOrderSql(
+  storeId: string,
+  mode: Mode,
+  f: z.output<typeof ProductFilterInput>,
+  attributes: ResolvedAttributeFilter[],
+  dir: 'ASC' | 'DESC',
+  paging: { perPage: number; offset: number },
+): Prisma.Sql {
+  const { perPage, offset } = paging;
+  const order = Prisma.raw(dir);
+  const reach = offset + perPage + 1;
+  const priced = Prisma.sql`(SELECT p.id FROM product_currency_prices cp JOIN products p ON p.id = cp.product_id
+      WHERE ${currencyPricesSql(storeId, mode, f)} AND ${whereSql(storeId, mode, f, attributes, { currencyPricesJoined: true })}
+      ORDER BY cp.amount ${order}, cp.product_id ${order} LIMIT ${reach})`;
+  const bounded = f.priceMin !== undefined || f.priceMax !== undefined;
+  const unpriced = Prisma.sql`UNION ALL (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, f, attributes)} AND (p.prices -> ${f.currency!}::text ->> 'amount') IS NULL
+      ORDER BY p.id ${order} LIMIT ${reach})`;
+  return Prisma.sql`SELECT p.id FROM (${priced} ${bounded ? Prisma.empty : unpriced}) p LIMIT ${perPage + 1} OFFSET ${offset}`;
+}
+
+/**
+ * ORDER BY of an explicit sort, or of the default (newest first); ties broken by id, so pages never overlap. By
+ * price in a further currency, products without a price in it come last in either direction.
+ */
+function orderSql(sort: ProductSort | undefined, currency?: string): Prisma.Sql {
   const { col, dir } = SORT_SQL[sort ?? '-created_at'];
+  if (col === 'price' && currency) return Prisma.sql`${priceSql(currency)} ${Prisma.raw(dir)} NULLS LAST, p.id ${Prisma.raw(dir)}`;
   return Prisma.raw(`p.${col} ${dir}, p.id ${dir}`);
 }
 
@@ -188,7 +256,7 @@ function searchSidesSql(storeId: string, mode: Mode, f: z.output<typeof ProductF
   const products: SearchSide = { from: Prisma.sql`products p`, where: whereSql(storeId, mode, f, attributes), name: Prisma.sql`p.name` };
   const terms = searchTerms(f.search);
   if (!f.searchLocales?.length || !terms.length) return [products];
-  const unsearched = whereSql(storeId, mode, f, attributes, false);
+  const unsearched = whereSql(storeId, mode, f, attributes, { search: false });
   const ownText = textMatchSql('p.search_text', terms);
   const locales = f.searchLocales;
   return [
@@ -229,6 +297,8 @@ function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
     !f.tags?.length &&
     f.lowStock === undefined &&
     f.scheduled === undefined &&
+    f.priceMin === undefined &&
+    f.priceMax === undefined &&
     !f.attributes?.length &&
     !f.productTypes?.length
   );
@@ -254,6 +324,8 @@ function counterTotalSql(storeId: string, mode: Mode, f: z.output<typeof Product
 }
 
 export interface PageResult {
+  /** The store's currencies, read with a page in a currency (ProductFilter.currency). */
+  storeCurrencies?: { currency: string; currencies: string[] };
   ids: string[];
   page: number;
   perPage: number;
@@ -286,7 +358,8 @@ export function productPageQuery(
   // generic plan.
   const plannedPerValues = searchTerms(filter.search).length > 0 || !!filter.tags?.length || attributes.length > 0;
   if (attributes.length && narrowedByAttributesOnly(filter)) {
-    return { page, perPage, countLimit: Infinity, sql: attributePageSql(storeId, mode, filter, attributes, offset, perPage, sort), plannedPerValues };
+    const sql = attributePageSql(storeId, mode, filter, attributes, offset, perPage, sort);
+    return { page, perPage, countLimit: Infinity, sql: withStoreCurrencies(sql, storeId, filter.currency), plannedPerValues };
   }
   const totalFromCounters = countedByCounters(filter);
   const countLimit = totalFromCounters ? Infinity : offset + COUNTED_PAGES_AHEAD * perPage;
@@ -300,17 +373,28 @@ export function productPageQuery(
   const pageIds =
     !sort && searchTerms(filter.search).length
       ? rankedSearchIdsSql(sides, filter.search!, perPage, offset)
-      : sides.length === 1
-        ? Prisma.sql`SELECT p.id FROM products p WHERE ${sides[0].where} ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`
-        : Prisma.sql`SELECT p.id FROM (${union(
-            (side) => Prisma.sql`SELECT p.id, ${Prisma.raw(`p.${col}`)} FROM ${side.from} WHERE ${side.where} ORDER BY ${orderSql(sort)} LIMIT ${offset + perPage + 1}`,
-          )}) p ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+      : sort && filter.currency && SORT_SQL[sort].col === 'price'
+        ? currencyPriceOrderSql(storeId, mode, filter, attributes, SORT_SQL[sort].dir, { perPage, offset })
+        : sides.length === 1
+          ? Prisma.sql`SELECT p.id FROM products p WHERE ${sides[0].where} ORDER BY ${orderSql(sort, filter.currency)} LIMIT ${perPage + 1} OFFSET ${offset}`
+          : Prisma.sql`SELECT p.id FROM (${union(
+              (side) => Prisma.sql`SELECT p.id, ${Prisma.raw(`p.${col}`)} FROM ${side.from} WHERE ${side.where} ORDER BY ${orderSql(sort)} LIMIT ${offset + perPage + 1}`,
+            )}) p ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
   const sql = Prisma.sql`
     SELECT c.total, s.id, s.ord FROM (${total}) c
     LEFT JOIN LATERAL (
       SELECT p.id::text AS id, row_number() OVER () AS ord FROM (${pageIds}) p
     ) s ON true`;
-  return { page, perPage, countLimit, sql, plannedPerValues };
+  return { page, perPage, countLimit, sql: withStoreCurrencies(sql, storeId, filter.currency), plannedPerValues };
+}
+
+/**
+ * A page statement of a list in a currency, with the store's currencies on each row: the caller checks the currency
+ * against them (a storefront's 422) without a statement of its own.
+ */
+function withStoreCurrencies(sql: Prisma.Sql, storeId: string, currency: string | undefined): Prisma.Sql {
+  if (!currency) return sql;
+  return Prisma.sql`SELECT q.*, st.currency AS store_currency, st.currencies AS store_currencies FROM (${sql}) q, stores st WHERE st.id = ${storeId}::uuid`;
 }
 
 const WALK_ROWS_PER_MATCH = 100;
@@ -334,7 +418,7 @@ function attributePageSql(
   sort: ProductSort | undefined,
 ): Prisma.Sql {
   const status = statusOf(filter);
-  const order = Prisma.sql`ORDER BY ${orderSql(sort)} LIMIT ${perPage + 1} OFFSET ${offset}`;
+  const order = Prisma.sql`ORDER BY ${orderSql(sort, filter.currency)} LIMIT ${perPage + 1} OFFSET ${offset}`;
   return Prisma.sql`
     WITH ${attributeSelectionsSql(storeId, mode, attributes, status)},
     matches AS MATERIALIZED (SELECT s.chunk, ${selectionOf(attributes.map((_, i) => i), status)} AS bits FROM attribute_selections s),
@@ -395,8 +479,13 @@ export async function listProductIds(
 ): Promise<PageResult & { facets?: Facet[] }> {
   const attributeQuery = await resolvedAttributes(storeId, filterInput, opts);
   const q = productPageQuery(storeId, ctx.mode, filterInput, paging, sort, attributeQuery?.filters);
-  const page = readRows<{ id: string | null; ord: bigint | string | null; total: bigint | string }>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues });
-  return withFacets(storeId, ctx.mode, filterInput, attributeQuery, page.then((rows) => pageFromRows(rows, q)));
+  type Row = { id: string | null; ord: bigint | string | null; total: bigint | string; store_currency?: string; store_currencies?: string[] };
+  const page = readRows<Row>(q.sql.text, q.sql.values, { prepare: !q.plannedPerValues }).then((rows) => {
+    const [first] = rows;
+    const currencies = first?.store_currency ? { storeCurrencies: { currency: first.store_currency, currencies: first.store_currencies ?? [] } } : {};
+    return { ...pageFromRows(rows, q), ...currencies };
+  });
+  return withFacets(storeId, ctx.mode, filterInput, attributeQuery, page);
 }
 
 /** A list's page, read beside its facets when the list asks for any (one statement more, run at the same time). */

@@ -41,6 +41,7 @@ const COLUMNS: Record<string, string> = {
   name: 'name',
   description: 'description',
   price: 'price',
+  prices: 'prices',
   inventoryQuantity: 'inventory_quantity',
   lowStockThreshold: 'low_stock_threshold',
   status: 'status',

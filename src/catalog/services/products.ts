@@ -20,6 +20,8 @@ import { attributesWithoutType, checkAttributeValues } from './attributeValues';
 import { markProductTranslations, productSourceIfTranslated } from './translationMarks';
 import { emitProductTranslationEvent, IN_PRODUCT_WRITE, writeProductTranslations } from './productTranslationWrites';
 import { lockedStoreLocales } from './translations';
+import { fieldChanges } from '../../platform/outbox/fieldChanges';
+import { parseWithPrices, PricesInput, samePrices, withPriceChangesPerCurrency } from './prices';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 type Tx = Prisma.TransactionClient;
@@ -51,6 +53,8 @@ const ProductFields = {
   name: ProductName,
   description: z.string().max(20_000),
   price: Price,
+  /** Prices in the store's further currencies; a list sent replaces the stored one ([] removes them all). */
+  prices: PricesInput,
   inventoryQuantity: z.number().int().min(0).max(MAX_INT),
   lowStockThreshold: z.number().int().min(0).max(MAX_INT),
   status: z.enum(PRODUCT_STATUSES),
@@ -72,6 +76,7 @@ export const ProductCreateInput = z.object({
   inventoryQuantity: ProductFields.inventoryQuantity.default(0),
   lowStockThreshold: ProductFields.lowStockThreshold.default(5),
   status: ProductFields.status.default('draft'),
+  prices: ProductFields.prices.optional(),
   tags: ProductFields.tags.default([]),
   categorySlugs: ProductFields.categorySlugs.optional(),
   publishAt: ProductFields.publishAt.optional(),
@@ -177,7 +182,8 @@ export function emitProductEvent(
 ) {
   const data = { ...productView(product, t.baseUrl), ...opts.extra };
   const before = opts.before && { ...data, ...productParts(opts.before, t.baseUrl), ...opts.previousExtra };
-  emit(t, { type, storeId: product.storeId, mode: product.mode, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before });
+  const changes = before ? withPriceChangesPerCurrency(fieldChanges(before, data)) : undefined;
+  emit(t, { type, storeId: product.storeId, mode: product.mode, resource: { type: 'product', id: product.id, version: opts.version ?? product.version }, data, before, changes });
 }
 
 /** The columns of a new product from its checked create input (createProduct, the bulk import); a schedule comes on top. */
@@ -188,6 +194,7 @@ export function newProductRow(storeId: string, mode: Mode, data: z.output<typeof
     name: data.name,
     description: data.description,
     price: data.price,
+    prices: data.prices ?? {},
     inventoryQuantity: data.inventoryQuantity,
     lowStockThreshold: data.lowStockThreshold,
     lowStock: data.inventoryQuantity <= data.lowStockThreshold,
@@ -198,8 +205,11 @@ export function newProductRow(storeId: string, mode: Mode, data: z.output<typeof
   };
 }
 
+/** Where a product write's prices are, for the store's check. */
+const productPrices = (input: { prices?: unknown }) => [{ input: input.prices, field: 'prices' }];
+
 export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
-  const data = parseInput(ProductCreateInput, input);
+  const data = await parseWithPrices(ctx, storeId, ProductCreateInput, input, productPrices);
   return transaction(ctx, async (t) => {
     const schedule = scheduleAfterWrite(t, NEW_PRODUCT, data.status, data);
     const categoryIds = await resolveCategories(t.tx, storeId, data.categorySlugs);
@@ -296,6 +306,7 @@ function changesNothing(current: ProductPartsRow, data: Omit<z.output<typeof Pro
     name: (v) => v === current.name,
     description: (v) => v === current.description,
     price: (v) => Number(v) === Number(current.price),
+    prices: (v) => samePrices(v, current.prices),
     inventoryQuantity: (v) => v === current.inventoryQuantity,
     lowStockThreshold: (v) => v === current.lowStockThreshold,
     status: (v) => v === current.status,
@@ -399,7 +410,7 @@ export async function updateProduct(
   opts: { expectedVersion?: number | null } = {},
   query: ProductQuery = {},
 ) {
-  const data = parseInput(ProductUpdateInput, input);
+  const data = await parseWithPrices(ctx, storeId, ProductUpdateInput, input, productPrices);
   if (!isUuid(id)) throw notFound('Product');
   return transaction(ctx, async (t) => {
     // Before the product's lock, as a locale removal takes the store's before the translations' rows.
@@ -429,6 +440,7 @@ export async function updateProduct(
         name: data.name,
         description: data.description,
         price: data.price,
+        prices: data.prices,
         inventoryQuantity: data.inventoryQuantity,
         lowStockThreshold: data.lowStockThreshold,
         lowStock: merged.inventoryQuantity <= merged.lowStockThreshold,

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { SUPPORTED_COUNTRIES } from '../../platform/reference/supportedCountries';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
-import { notFound } from '../../platform/errors';
+import { notFound, validationError } from '../../platform/errors';
+import { normaliseCurrency } from '../../kernel/money';
 import { listProductIds, type ProductSort } from './productList';
 import type { AttributeFilter } from './attributeFilters';
 import { catalogOf } from './catalogScope';
@@ -23,6 +24,36 @@ interface PublicProductFilter {
   productTypes?: string[];
   /** The request's locale chain (localizedReads.ts): a search matches the text of its translated locales too. */
   chain?: string[];
+  /** Bounds of the price, inclusive, in the list's currency. */
+  priceMin?: string;
+  priceMax?: string;
+}
+
+/** The currency a storefront read names, upper-cased (null: none); not ISO 4217 is 422 invalid_currency naming `currency`. */
+export function namedCurrency(currency: string | null | undefined): string | null {
+  if (currency == null) return null;
+  const code = normaliseCurrency(currency, 'currency');
+  if ('error' in code) throw validationError([code.error]);
+  return code.currency;
+}
+
+/**
+ * The named currency checked against the store's: null for the store's default (prices are then `price`), else the
+ * further currency. One the store does not sell in is 422 currency_not_sold naming `currency`: no exchange rate is
+ * ever applied.
+ */
+export function soldCurrency(store: { currency: string; currencies: string[] }, code: string | null): string | null {
+  if (code === null || code === store.currency) return null;
+  if (!store.currencies.includes(code)) {
+    throw validationError([{ field: 'currency', code: 'currency_not_sold', message: `the store does not sell in ${code}; it sells in ${[store.currency, ...store.currencies].join(', ')}` }]);
+  }
+  return code;
+}
+
+/** A product query that also reads its store's currencies (for soldCurrency), in the same statement as the product. */
+export function withStoreCurrencies<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(query: Q): Q {
+  const store = { select: { currency: true, currencies: true } } as const;
+  return (query.select ? { ...query, select: { ...query.select, store } } : { ...query, include: { ...query.include, store } }) as Q;
 }
 
 export const listSupportedCountries = () => SUPPORTED_COUNTRIES;
@@ -35,10 +66,12 @@ export function listPublicProducts(
   paging: { page?: number; perPage?: number },
   sort?: PublicProductSort,
   facets?: string[],
+  currency?: string | null,
 ) {
-  const { search, category, tags, attributes, productTypes, chain } = filter;
+  const { search, category, tags, attributes, productTypes, priceMin, priceMax, chain } = filter;
   const searchLocales = search && chain ? translatedLocales(chain) : undefined;
-  return listProductIds(ctx, storeId, { search, category, tags, attributes, productTypes, status: 'active', searchLocales }, paging, sort, { facets, audience: 'public' });
+  const listed = { search, category, tags, attributes, productTypes, priceMin, priceMax, currency: currency ?? undefined, status: 'active' as const, searchLocales };
+  return listProductIds(ctx, storeId, listed, paging, sort, { facets, audience: 'public' });
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */

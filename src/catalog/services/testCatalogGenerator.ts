@@ -9,6 +9,11 @@
  * generator reads them and never creates any. A store without product types
  * gets products without attribute values.
  *
+ * A store with further currencies gets a price in each of them on every
+ * product, with the currency's minor-unit digits: an amount of its own drawn
+ * for that currency, never the default price converted (no exchange rate
+ * exists here).
+ *
  * Each generated product is recorded as product.created in test mode, as a
  * product made by hand would be (a call makes at most MAX_GENERATED_PRODUCTS).
  */
@@ -27,6 +32,8 @@ import { parseInput } from '../../platform/validation';
 import { emitProductEvent, searchText } from './products';
 import { optionsKey } from './options';
 import { PRODUCT_VIEW_INCLUDE } from './views';
+import { minorUnits } from '../../kernel/money';
+import type { StoredPrices } from './prices';
 
 /** Products one call makes. */
 export const MAX_GENERATED_PRODUCTS = 100;
@@ -170,6 +177,7 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
           select: { id: true, attributes: { orderBy: { position: 'asc' }, select: { level: true, required: true, attribute: { select: { code: true, type: true, values: true, referenceType: true } } } } },
         })
       : [];
+    const { currencies } = await t.tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currencies: true } });
     const skuPrefix = await freeSkuPrefix(t, storeId);
     const categoryIds = categories.map((c) => c.id);
     const productIds: string[] = [];
@@ -235,6 +243,8 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
           attributes: attributeValues(rng, type, 'variant', refs),
         });
       });
+      // Drawn last, so a store without further currencies gets the same products for a seed as before they existed.
+      if (currencies.length) products.at(-1)!.prices = generatedPrices(rng, currencies);
       productIds.push(id);
     }
     await t.tx.product.createMany({ data: products });
@@ -244,6 +254,20 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
     for (const row of rows) emitProductEvent(t, 'product.created', row);
     return rows;
   });
+}
+
+/** A price in each currency: an amount drawn for it with its minor-unit digits (5-200 units), a compare-at amount now and then. */
+function generatedPrices(rng: ReturnType<typeof seededRandom>, currencies: string[]): StoredPrices {
+  return Object.fromEntries(
+    [...currencies].sort().map((currency) => {
+      const digits = minorUnits(currency);
+      const units = rng.int(500, 20000);
+      // Whole-unit currencies (JPY, KRW) count in larger numbers: 500-20,000 rather than 5-200.
+      const amount = digits === 0 ? String(units) : (units / 100).toFixed(digits);
+      const compareAt = rng.chance(0.3) ? (Number(amount) * 1.25).toFixed(digits) : null;
+      return [currency, { amount, compare_at_amount: compareAt !== null && Number(compareAt) > Number(amount) ? compareAt : null }];
+    }),
+  );
 }
 
 /** A SKU prefix no test variant of the store starts with, so the generated SKUs never meet existing ones. */

@@ -20,6 +20,8 @@ export interface VariantWrite {
   options: Record<string, string> | Prisma.JsonValue;
   optionsKey: string;
   price: Money;
+  /** Prices in further currencies, stored as services/prices.ts keeps them. */
+  prices: unknown;
   inventoryQuantity: number;
   position: number;
   barcode: string | null;
@@ -43,17 +45,17 @@ export async function insertVariants(t: TransactionContext, storeId: string, pro
   const col = <T>(f: (r: VariantWrite) => T) => rows.map(f);
   await t.tx.$executeRaw`
     INSERT INTO variants (id, store_id, product_id, mode, sku, title, options, options_key, price, inventory_quantity, position,
-      barcode, compare_at_price, cost, weight_value, weight_unit, image_id, attributes, created_at, updated_at)
+      barcode, compare_at_price, cost, weight_value, weight_unit, image_id, attributes, prices, created_at, updated_at)
     SELECT coalesce(v.id, gen_random_uuid()), ${storeId}::uuid, ${productId}::uuid, ${t.mode}::"Mode", v.sku, v.title, v.options::jsonb, v.options_key,
       v.price, v.inventory_quantity, v.position, v.barcode, v.compare_at_price, v.cost, v.weight_value, v.weight_unit::"WeightUnit", v.image_id,
-      v.attributes::jsonb, coalesce(v.created_at, ${now}::timestamptz), ${now}::timestamptz
+      v.attributes::jsonb, v.prices::jsonb, coalesce(v.created_at, ${now}::timestamptz), ${now}::timestamptz
     FROM unnest(
       ${col((r) => r.id ?? null)}::uuid[], ${col((r) => r.sku)}::text[], ${col((r) => r.title)}::text[], ${col((r) => JSON.stringify(r.options))}::text[],
       ${col((r) => r.optionsKey)}::text[], ${col((r) => text(r.price))}::numeric[], ${col((r) => r.inventoryQuantity)}::int[], ${col((r) => r.position)}::int[],
       ${col((r) => r.barcode)}::text[], ${col((r) => text(r.compareAtPrice))}::numeric[], ${col((r) => text(r.cost))}::numeric[],
       ${col((r) => text(r.weightValue))}::numeric[], ${col((r) => r.weightUnit)}::text[], ${col((r) => r.imageId)}::uuid[],
-      ${col((r) => JSON.stringify(r.attributes ?? {}))}::text[], ${col((r) => r.createdAt?.toISOString() ?? null)}::timestamptz[]
-    ) AS v(id, sku, title, options, options_key, price, inventory_quantity, position, barcode, compare_at_price, cost, weight_value, weight_unit, image_id, attributes, created_at)`;
+      ${col((r) => JSON.stringify(r.attributes ?? {}))}::text[], ${col((r) => JSON.stringify(r.prices ?? {}))}::text[], ${col((r) => r.createdAt?.toISOString() ?? null)}::timestamptz[]
+    ) AS v(id, sku, title, options, options_key, price, inventory_quantity, position, barcode, compare_at_price, cost, weight_value, weight_unit, image_id, attributes, prices, created_at)`;
 }
 
 /** Deletes these variants (one array parameter, as insertVariants). */

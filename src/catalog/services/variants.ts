@@ -16,6 +16,7 @@ import { emitProductEvent, isUuid, Price, productBeforeWrite, requireVersion, se
 import { withIncludes } from '../../platform/db/queryMerge';
 import { variantView } from './views';
 import { parseInput, withOpaqueKeysInMessages } from '../../platform/validation';
+import { PricesInput, samePrices, storePriceErrors } from './prices';
 import { productTypeForWrite, unknownReferenceErrors } from './attributeDefinitions';
 import { type AttributeReference, variantAttributeErrors } from './attributeValues';
 import { extendOptions, OptionName, optionsKey, optionsOf, OptionValue, type ProductOption, sameOptions, TOO_MANY_OPTIONS, variantOptionErrors } from './options';
@@ -49,6 +50,8 @@ const VariantFields = {
   options: z.record(OptionName, OptionValue).refine((o) => Object.keys(o).length <= CATALOG_LIMITS.optionsPerProduct, TOO_MANY_OPTIONS),
   /** Overrides the product price when set; null means "the product's price". */
   price: Price.nullable(),
+  /** Prices in the store's further currencies; a list sent replaces the variant's. None in a currency: the product's there. */
+  prices: PricesInput,
   inventoryQuantity: z.number().int().min(0).max(MAX_INT),
   position: z.number().int().min(0).max(MAX_INT),
   barcode: Barcode.nullable(),
@@ -67,6 +70,7 @@ export const VariantInput = z.object({
   title: VariantFields.title.default(''),
   options: VariantFields.options.default({}),
   price: VariantFields.price.optional(),
+  prices: VariantFields.prices.optional(),
   inventoryQuantity: VariantFields.inventoryQuantity.default(0),
   position: VariantFields.position.optional(),
   barcode: VariantFields.barcode.optional(),
@@ -84,6 +88,27 @@ const ReplaceInput = z.object({ variants: z.array(VariantInput).max(variantsPerP
 const PatchInput = z.object({ variants: z.array(VariantPatchInput).min(1, 'must name at least one variant').max(variantsPerProduct, TOO_MANY_VARIANTS) });
 
 const OPAQUE_KEYS = /^(variants\.\d+\.(?:options|attributes))\.(.*)$/s;
+
+/** Where each variant's prices are in a write's list, for the store's check. */
+const variantPrices = (input: unknown) => (Array.isArray(input) ? input.map((v, i) => ({ input: (v as { prices?: unknown } | null)?.prices, field: `variants.${i}.prices` })) : []);
+
+/**
+ * 422 with every error of a variant write at once: the schema's, and the prices in currencies the store does not
+ * sell in (which need the store's row, read only when some variant sends prices).
+ */
+async function checkVariantWrite(ctx: RequestContext, storeId: string, schema: z.ZodType, input: unknown) {
+  const errors = [...storeErrorsOf(schema, input), ...(await storePriceErrors(ctx, storeId, variantPrices(input)))];
+  if (errors.length) throw validationError(errors);
+}
+const storeErrorsOf = (schema: z.ZodType, input: unknown) => {
+  try {
+    withOpaqueKeysInMessages(() => parseInput(schema, { variants: input }), OPAQUE_KEYS);
+    return [];
+  } catch (e) {
+    if (e instanceof AppError && e.errors) return e.errors;
+    throw e;
+  }
+};
 
 export function parseVariants(input: unknown) {
   const { variants } = withOpaqueKeysInMessages(() => parseInput(ReplaceInput, { variants: input }), OPAQUE_KEYS);
@@ -129,6 +154,7 @@ type ComparedVariant = {
   weightUnit?: string | null;
   imageId?: string | null;
   attributes?: unknown;
+  prices?: unknown;
 };
 /** A variant as a replace would write it: prices by value (21.5 and "21.50" are one price), options by their canonical key. */
 const variantKey = (v: ComparedVariant) =>
@@ -145,6 +171,7 @@ const variantKey = (v: ComparedVariant) =>
     v.weight !== undefined ? (v.weight && [v.weight.value, v.weight.unit]) : v.weightValue == null ? null : [moneyValue(v.weightValue), v.weightUnit],
     v.imageId ?? null,
     optionsKey((v.attributes ?? {}) as Record<string, string>),
+    optionsKey((v.prices ?? {}) as Record<string, string>),
   ]);
 
 /** Whether the product's variants already are those parseVariants checked, whatever the order either lists them in (a variant carries its position). */
@@ -175,6 +202,7 @@ export function variantRow(storeId: string, productId: string, mode: Mode, v: Ch
     options: v.options,
     optionsKey: v.optionsKey,
     price: v.price ?? null,
+    prices: v.prices ?? {},
     inventoryQuantity: v.inventoryQuantity,
     position: v.position,
     barcode: v.barcode ?? null,
@@ -258,6 +286,7 @@ const BEFORE_PARTS = { _count: PRODUCT_VIEW_INCLUDE._count };
  * version is bumped (an If-Match taken before the replace is stale after it).
  */
 export async function replaceVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
+  await checkVariantWrite(ctx, storeId, ReplaceInput, input);
   const rows = parseVariants(input);
   if (!isUuid(productId)) throw notFound('Product');
   const skus = rows.map((v) => v.sku);
@@ -314,6 +343,7 @@ function patched(row: VariantRecord, patch: z.output<typeof VariantPatchInput>) 
     options,
     optionsKey: optionsKey(options),
     price: patch.price !== undefined ? patch.price : row.price,
+    prices: patch.prices ?? row.prices,
     inventoryQuantity: patch.inventoryQuantity ?? row.inventoryQuantity,
     position: patch.position ?? row.position,
     barcode: patch.barcode !== undefined ? patch.barcode : row.barcode,
@@ -334,6 +364,7 @@ function patched(row: VariantRecord, patch: z.output<typeof VariantPatchInput>) 
  * that changes nothing makes no version. Answers the named variants in the order named.
  */
 export async function updateVariants(ctx: RequestContext, storeId: string, productId: string, input: unknown, query: VariantQuery = {}, opts: { expectedVersion?: number | null } = {}) {
+  await checkVariantWrite(ctx, storeId, PatchInput, input);
   const { variants: patches } = withOpaqueKeysInMessages(() => parseInput(PatchInput, { variants: input }), OPAQUE_KEYS);
   if (!isUuid(productId)) throw notFound('Product');
   const skus = patches.map((p) => p.sku ?? '');
@@ -504,6 +535,7 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
             options: r.options,
             optionsKey: optionsKey(r.options),
             price: data.price ?? null,
+            prices: {},
             inventoryQuantity: data.inventoryQuantity ?? 0,
             position: r.position,
             barcode: null,

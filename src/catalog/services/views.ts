@@ -5,6 +5,7 @@
 import type { Prisma } from '../../platform/db/client';
 import { snakeToCamel } from '../../platform/naming';
 import { imageUrl } from './imageTypes';
+import { type PriceView, pricesView } from './prices';
 
 /** How a resource's translations are read for its view: by locale. */
 export const BY_LOCALE = { translations: { orderBy: { locale: 'asc' } } } as const;
@@ -132,6 +133,11 @@ interface Field<Row> {
   relation?: string;
   /** REST's spelling of GraphQL's value: money is a decimal string in GraphQL and a JSON number in REST. */
   fromGraphQL?: (value: any) => unknown;
+  /**
+   * The GraphQL sub-selection of an object field whose names fromGraphQL renames itself (instead of `of`'s aliases):
+   * every alias counts against the operation's alias limit, which the product's REST selection nearly reaches.
+   */
+  subselection?: string;
 }
 type Representation<Row> = Record<string, Field<Row>>;
 
@@ -176,6 +182,7 @@ export function selectionOf(representation: Representation<any>): string {
     .map(([name, field]) => {
       const graphql = field.graphql ?? snakeToCamel(name);
       const aliased = graphql === name ? name : `${name}: ${graphql}`;
+      if (field.subselection) return `${aliased} { ${field.subselection} }`;
       return field.of ? `${aliased} { ${selectionOf(field.of)} }` : aliased;
     })
     .join(' ');
@@ -233,10 +240,23 @@ type VariantRow = {
   weightUnit: string | null;
   imageId: string | null;
   attributes: unknown;
+  prices: unknown;
   createdAt: Date;
   updatedAt: Date;
 };
 type OptionRow = { name: string; values: string[] };
+
+/**
+ * Prices in the store's further currencies, as a product or variant shows them: [{currency, amount,
+ * compare_at_amount}], decimal strings with the currency's minor-unit digits in GraphQL and REST alike.
+ */
+const pricesField = <Row extends { prices: unknown }>() => ({
+  row: (r: Row) => pricesView(r.prices),
+  subselection: 'currency amount compareAtAmount',
+  // A REST hot read's data is the view already (as money's Number, the conversion leaves it as it is).
+  fromGraphQL: (list: ({ currency: string; amount: string; compareAtAmount: string | null } | PriceView)[]) =>
+    list.map((p): PriceView => ('compareAtAmount' in p ? { currency: p.currency, amount: p.amount, compare_at_amount: p.compareAtAmount } : p)),
+});
 type WeightRow = { value: number; unit: string };
 
 /** An image as its product shows it. */
@@ -296,6 +316,7 @@ export const VARIANT = {
   options: column<VariantRow, 'options'>('options'),
   price: { row: (v: VariantRow) => money(v.price), fromGraphQL: money },
   compare_at_price: { row: (v: VariantRow) => money(v.compareAtPrice), fromGraphQL: money },
+  prices: pricesField<VariantRow>(),
   cost: { row: (v: VariantRow) => money(v.cost), fromGraphQL: money },
   inventory_quantity: column<VariantRow, 'inventoryQuantity'>('inventoryQuantity'),
   position: column<VariantRow, 'position'>('position'),
@@ -323,8 +344,10 @@ export const PRODUCT = {
   id: column<ProductViewRow, 'id'>('id'),
   name: column<ProductViewRow, 'name'>('name'),
   description: column<ProductViewRow, 'description'>('description'),
-  price: { row: (p: ProductViewRow) => Number(p.price), fromGraphQL: Number },
+  // money: a storefront product read in a further currency may have no price there (null).
+  price: { row: (p: ProductViewRow) => Number(p.price), fromGraphQL: money },
   currency: { row: (p: ProductViewRow) => p.store.currency, relation: 'store' },
+  prices: pricesField<ProductViewRow>(),
   inventory_quantity: column<ProductViewRow, 'inventoryQuantity'>('inventoryQuantity'),
   low_stock_threshold: column<ProductViewRow, 'lowStockThreshold'>('lowStockThreshold'),
   status: column<ProductViewRow, 'status'>('status'),

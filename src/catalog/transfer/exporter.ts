@@ -6,7 +6,7 @@ import { isUuid } from '../../kernel/ids';
 import { notFound } from '../../platform/errors';
 import { allows } from '../../access/auth/authorization';
 import { listProductIdsAfter, type ProductFilter } from '../services/productList';
-import { COLUMNS, csvCells, type ExportRow, exportRecord, type TransferFormat } from './format';
+import { COLUMNS, csvCells, type ExportRow, exportRecord, priceColumns, type TransferFormat } from './format';
 
 /** Products read per keyset page: memory holds one page, whatever the catalog's size. */
 const EXPORT_PAGE_SIZE = 100;
@@ -27,7 +27,9 @@ const EXPORT_INCLUDE = {
 export async function* exportProducts(ctx: RequestContext, storeId: string, filter: ProductFilter, format: TransferFormat): AsyncGenerator<string> {
   if (!isUuid(storeId)) throw notFound('Store');
   let page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE }, 'created_at');
-  if (format === 'csv') yield stringify([[...COLUMNS]]);
+  // CSV has a price column pair per further currency of the store (JSON Lines nests every price in `prices`).
+  const { currencies } = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currencies: true } });
+  if (format === 'csv') yield stringify([[...COLUMNS, ...priceColumns(currencies)]]);
   // A credential that may read the catalog but not cost (an API key) exports the variants without it.
   const withCost = allows(ctx.principal, 'readCost', storeId);
   for (;;) {
@@ -36,7 +38,7 @@ export async function* exportProducts(ctx: RequestContext, storeId: string, filt
       const byId = new Map(rows.map((r) => [r.id, r]));
       // A product deleted between the page's ids and its rows is left out.
       const records = page.ids.flatMap((id) => (byId.has(id) ? [exportRecord(byId.get(id)!, withCost)] : []));
-      yield format === 'csv' ? stringify(records.map(csvCells)) : records.map((r) => `${JSON.stringify(r)}\n`).join('');
+      yield format === 'csv' ? stringify(records.map((r) => csvCells(r, currencies))) : records.map((r) => `${JSON.stringify(r)}\n`).join('');
     }
     if (!page.hasNextPage) return;
     page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE, after: page.cursors.at(-1) }, 'created_at');

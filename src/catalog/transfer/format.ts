@@ -2,6 +2,7 @@
 
 import type { FieldError } from '../../platform/errors';
 import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type variantView, viewOf } from '../services/views';
+import type { PriceView } from '../services/prices';
 
 /**
  * The bulk product format: one product per CSV row or JSON Lines object, with
@@ -17,6 +18,10 @@ import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type vari
  *   options and variants are a JSON array in both, attributes a JSON object.
  * - product_type is the type's name (unique in the store, readable in a
  *   spreadsheet); an empty cell removes the product's type.
+ * - Prices in further currencies: `price:JPY` and `compare_at_price:JPY` columns
+ *   in CSV (one pair per currency of the store, after the others), a nested
+ *   `prices` list in JSON Lines; variants carry `prices` in their JSON. Given,
+ *   they replace the product's prices (an empty `price:JPY` cell: none in JPY).
  */
 
 export const TRANSFER_FORMATS = ['csv', 'jsonl'] as const;
@@ -46,6 +51,15 @@ export const COLUMNS = [
 ] as const;
 type Column = (typeof COLUMNS)[number];
 
+/** A CSV column of a price in a further currency: `price:JPY` (its amount) or `compare_at_price:JPY`. */
+export const PRICE_COLUMN = /^(price|compare_at_price):([A-Za-z]{3})$/;
+
+/** The CSV price columns of a store's further currencies, a pair per currency in the store's order. */
+export const priceColumns = (currencies: string[]) => currencies.flatMap((c) => [`price:${c}`, `compare_at_price:${c}`]);
+
+/** The JSON Lines key of the prices in further currencies (a list, as the REST product shows it). */
+export const PRICES_KEY = 'prices';
+
 /** Read and ignored (with one warning per file): images are uploaded on their own, never fetched from a URL by an import. */
 export const IGNORED_COLUMNS = ['image_urls'] as const;
 
@@ -70,6 +84,14 @@ type ImportVariant = Record<string, unknown>;
 /** The variant fields the file names in snake_case (the REST representation's names), by their input names. */
 const VARIANT_KEYS = { inventoryQuantity: 'inventory_quantity', compareAtPrice: 'compare_at_price', imageId: 'image_id' } as const;
 
+/** A price list of the file (snake_case, as REST shows it) in the services' input names. */
+const priceInput = (list: unknown[]) =>
+  list.map((p) => {
+    if (typeof p !== 'object' || p === null) return p;
+    const { compare_at_amount: compareAtAmount, ...rest } = p as Record<string, unknown>;
+    return compareAtAmount === undefined ? rest : { ...rest, compareAtAmount };
+  });
+
 /** Columns holding JSON in CSV cells too. */
 const JSON_COLUMNS: readonly Column[] = ['attributes', 'options', 'variants'];
 
@@ -82,6 +104,8 @@ export interface ImportRow {
     name?: string;
     description?: string;
     price?: string | number;
+    /** The prices in further currencies, replacing the product's; undefined when the row gives none. */
+    prices?: unknown[];
     inventoryQuantity?: number;
     lowStockThreshold?: number;
     status?: string;
@@ -101,6 +125,8 @@ export interface ImportRow {
 
 /** A service's field name (ProductCreateInput, the variant and SEO inputs) as the file names it. */
 function columnOf(field: string, part: 'product' | 'variants' | 'seo'): string {
+  // A price's compare-at amount, as the file names it (REST's name).
+  field = field.replace(/^((?:variants\.\d+\.)?prices\.\d+\.)compareAtAmount$/, '$1compare_at_amount');
   if (part === 'variants') {
     return field.replace(/^(variants\.\d+\.)(inventoryQuantity|compareAtPrice|imageId)/, (_, head: string, key: keyof typeof VARIANT_KEYS) => head + VARIANT_KEYS[key]);
   }
@@ -216,11 +242,14 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
               delete variant[name];
             }
           }
+          if (Array.isArray(variant.prices)) variant.prices = priceInput(variant.prices);
           return variant;
         });
       }
     }
   }
+
+  pricesOf(record, out, fail);
 
   const seoColumns = (Object.keys(SEO_COLUMNS) as SeoColumn[]).filter((c) => has(c));
   if (seoColumns.length) {
@@ -238,6 +267,37 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
     }
   }
   return errors.length ? { errors, partial: out } : { ok: out };
+}
+
+/**
+ * The row's prices in further currencies: JSON Lines' `prices` list, or CSV's `price:XXX` / `compare_at_price:XXX`
+ * cells (a blank price cell: no price in that currency). Either replaces the product's prices; neither leaves them.
+ */
+function pricesOf(record: Record<string, unknown>, out: ImportRow, fail: (field: string, code: string, message: string) => void) {
+  if (Object.prototype.hasOwnProperty.call(record, PRICES_KEY)) {
+    const v = record[PRICES_KEY];
+    if (v === null) out.product.prices = [];
+    else if (Array.isArray(v)) out.product.prices = priceInput(v);
+    else fail(PRICES_KEY, 'invalid_type', 'must be a list of prices, e.g. [{"currency":"JPY","amount":"1200"}]');
+    return;
+  }
+  const byCurrency = new Map<string, { amount?: string; compareAtAmount?: string }>();
+  for (const [column, cell] of Object.entries(record)) {
+    const m = PRICE_COLUMN.exec(column);
+    if (!m) continue;
+    const currency = m[2].toUpperCase();
+    const entry = byCurrency.get(currency) ?? {};
+    byCurrency.set(currency, entry);
+    if (isBlank(cell)) continue;
+    entry[m[1] === 'price' ? 'amount' : 'compareAtAmount'] = String(cell).trim();
+  }
+  if (!byCurrency.size) return;
+  const prices: Record<string, string>[] = [];
+  for (const [currency, p] of byCurrency) {
+    if (p.amount !== undefined) prices.push({ currency, amount: p.amount, ...(p.compareAtAmount !== undefined ? { compareAtAmount: p.compareAtAmount } : {}) });
+    else if (p.compareAtAmount !== undefined) fail(`price:${currency}`, 'required', `is needed with compare_at_price:${currency}`);
+  }
+  out.product.prices = prices;
 }
 
 function listOf(v: unknown): string[] | null {
@@ -273,6 +333,7 @@ const EXPORTED_VARIANT = pickFields(VARIANT, [
   'position',
   'barcode',
   'compare_at_price',
+  'prices',
   'cost',
   'weight',
   'image_id',
@@ -284,7 +345,7 @@ const EXPORTED_VARIANT = pickFields(VARIANT, [
  * SKU, the variants, and the SEO record flattened into `seo_*` columns. JSON values (JSON Lines); csvCells turns
  * it into CSV cells.
  */
-export function exportRecord(p: ExportRow, withCost: boolean): Record<Column, unknown> {
+export function exportRecord(p: ExportRow, withCost: boolean): ExportRecord {
   const v = productParts(p, '');
   const seo = (name: keyof typeof SEO) => v.seo?.[name] ?? (name === 'noindex' ? false : null);
   return {
@@ -293,6 +354,7 @@ export function exportRecord(p: ExportRow, withCost: boolean): Record<Column, un
     name: v.name,
     description: v.description,
     price: v.price,
+    prices: v.prices,
     inventory_quantity: v.inventory_quantity,
     low_stock_threshold: v.low_stock_threshold,
     status: v.status,
@@ -314,15 +376,20 @@ export function exportRecord(p: ExportRow, withCost: boolean): Record<Column, un
   };
 }
 
-/** A record's CSV cells, in COLUMNS order. */
-export function csvCells(r: Record<Column, unknown>): string[] {
-  return COLUMNS.map((c) => {
+/** An exported product: the format's columns, and its prices in further currencies (nested in JSON Lines). */
+export type ExportRecord = Record<Column, unknown> & { prices: PriceView[] };
+
+/** A record's CSV cells, in COLUMNS order, then its price columns (priceColumns of the same currencies). */
+export function csvCells(r: ExportRecord, currencies: string[]): string[] {
+  const cells = COLUMNS.map((c) => {
     const v = r[c];
     if (v === null || v === undefined) return '';
     if (JSON_COLUMNS.includes(c)) return JSON.stringify(v);
     if (Array.isArray(v)) return v.join(LIST_SEPARATOR);
     return String(v);
   });
+  const prices = new Map(r.prices.map((p) => [p.currency, p]));
+  return [...cells, ...currencies.flatMap((c) => [prices.get(c)?.amount ?? '', prices.get(c)?.compare_at_amount ?? ''])];
 }
 
 /** Field errors of a service (AppError.errors) as report entries of a row and one part of it. */

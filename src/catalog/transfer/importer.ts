@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { isUuid } from '../../kernel/ids';
 import { ConcurrentWrite, transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { signalWorkPending } from '../../platform/outbox/signal';
-import { AppError, notFound, validationError } from '../../platform/errors';
+import { AppError, type FieldError, notFound, validationError } from '../../platform/errors';
+import { storePriceErrors } from '../services/prices';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import {
   attributesAfterWrite,
@@ -474,6 +475,9 @@ async function prepareCreate(t: TransactionContext, storeId: string, row: Import
   const checks = rowChecks(row.row);
   const productTypeId = productTypeOf(row, types, checks);
   const data = await checks.check('product', () => parseInput(ProductCreateInput, { ...row.product, productTypeId: productTypeId ?? undefined }));
+  // Prices in currencies the store does not sell in (an update's are updateProduct's and replaceVariants' check).
+  await checks.check('product', async () => refuseAny(await storePriceErrors(t, storeId, [{ input: row.product.prices, field: 'prices' }])));
+  await checks.check('variants', async () => refuseAny(await storePriceErrors(t, storeId, (row.variants ?? []).map((v, i) => ({ input: v.prices, field: `variants.${i}.prices` })))));
   const categoryIds = await checks.check('product', () => linkedCategories(row.product.categorySlugs ?? [], categories));
   // An unknown type is reported above; checking values without it would only add noise.
   const attributes = data && (productTypeId !== undefined || !row.productType) ? await checks.check('product', () => attributesAfterWrite(t, storeId, NO_ATTRIBUTES, data)) : undefined;
@@ -499,6 +503,10 @@ async function prepareCreate(t: TransactionContext, storeId: string, row: Import
   checks.done();
   return { row, id, data: data!, variants: variants!, options, attributes, seo, categoryIds: categoryIds! };
 }
+
+const refuseAny = (errors: FieldError[]) => {
+  if (errors.length) throw validationError(errors);
+};
 
 /** What a new product starts from before its type and attribute values are set. */
 const NO_ATTRIBUTES = { productTypeId: null, attributes: {} };
