@@ -1,12 +1,13 @@
-import { cliOn } from '../helpers/cli';
+import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 // Prices in further currencies through the real CLI process (few spawns: CI time is tight).
 
 describeEmbeddedProcesses('npm run cli: prices per currency', () => {
   it('creates a product with --prices, replaces them with products set-prices, and refuses to remove a priced currency without --delete-prices', async () => {
-    const { outcome, json: cli } = cliOn(newTempDir('catalog-cli-prices-'));
+    // Served from the start: the commands go through the service's socket.
+    const { outcome, json: cli } = (await servedDataDir(migratedDataDir('catalog-cli-prices-'))).cli;
     await cli('user', 'create', '--email', 'owner@example.test', '--name', 'Owner', '--password', 'a long password');
     await cli('store', 'create', '--name', 'Kuwait', '--currency', 'USD', '--owner', 'owner@example.test');
     await cli('currencies', 'add', '--store', 'Kuwait', '--currency', 'KWD');

@@ -1,12 +1,13 @@
-import { cliOn } from '../helpers/cli';
+import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
-import { newTempDir } from '../helpers/templates';
+import { migratedDataDir } from '../helpers/templates';
 
 // Translations through the real CLI process (few spawns: CI time is tight).
 
 describeEmbeddedProcesses('npm run cli: translations', () => {
   it('sets a category translation and reports what is left to translate', async () => {
-    const { json: cli } = cliOn(newTempDir('catalog-cli-translations-'));
+    // Served from the start: the commands go through the service's socket.
+    const { json: cli } = (await servedDataDir(migratedDataDir('catalog-cli-translations-'))).cli;
     await cli('user', 'create', '--email', 'owner@example.test', '--name', 'Owner', '--password', 'a long password');
     await cli('store', 'create', '--name', 'Berlin', '--currency', 'EUR', '--owner', 'owner@example.test');
     await cli('locales', 'add', '--store', 'Berlin', '--locale', 'de');
