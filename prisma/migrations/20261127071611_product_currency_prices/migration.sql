@@ -22,7 +22,6 @@ CREATE INDEX "product_currency_prices_store_id_mode_currency_amount_produ_idx" O
 -- AddForeignKey
 ALTER TABLE "product_currency_prices" ADD CONSTRAINT "product_currency_prices_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
-
 -- A product's rows, from its prices: a currency whose entry has an amount gets a row.
 CREATE FUNCTION "product_currency_prices_of"("product" UUID, "store" UUID, "catalog" "Mode", "prices" JSONB)
 RETURNS TABLE ("product_id" UUID, "currency" TEXT, "store_id" UUID, "mode" "Mode", "amount" DECIMAL)
