@@ -21,7 +21,7 @@ import { buildIsCurrent, freePort, ROOT, serviceEnv, startTarget } from './proce
 
 const SIZE = 10_000;
 const DB_NAME = 'bench_currencies_10k';
-const TAG = `bench currencies v2 size=${SIZE}`;
+const TAG = `bench currencies v3 size=${SIZE}`;
 const argv = process.argv.slice(2);
 const REQUESTS = Number(argv[argv.indexOf('--requests') + 1]) || 300;
 const log = (s: string) => console.log(s);
@@ -46,6 +46,7 @@ async function addPrices(url: string, storeId: string) {
     );
     await c.query('VACUUM ANALYZE products');
     await c.query('VACUUM ANALYZE variants');
+    await c.query('VACUUM ANALYZE product_currency_prices');
   });
 }
 

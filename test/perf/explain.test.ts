@@ -149,7 +149,7 @@ describe('a list by price in a further currency uses the price rows index (EXPLA
     const append = nodes(p).find((n) => n['Node Type'] === 'Append')!;
     expect(append.Plans).toHaveLength(2);
     // The priced come in the index's order (no sort); the unpriced, sorted by id, only on the last pages.
-    expect(planText(append.Plans![0])).toContain('product_currency_prices_store_id_mode_currency_amount_produ_idx');
+    expect(planText(append.Plans![0])).toContain('product_currency_prices_store_mode_currency_amount_idx');
     expect(planText(append.Plans![0])).not.toContain('Sort');
     expect(append.Plans!.map((g) => g['Actual Loops'])).toEqual([1, 0]);
   });
@@ -158,7 +158,7 @@ describe('a list by price in a further currency uses the price rows index (EXPLA
     const p = await executedPlan({ isActive: true, currency: 'JPY', priceMin: '100', priceMax: '400' }, 'price');
     const text = planText(p);
     expect(text).not.toContain('Seq Scan products');
-    const ranges = nodes(p).filter((n) => n['Index Name'] === 'product_currency_prices_store_id_mode_currency_amount_produ_idx');
+    const ranges = nodes(p).filter((n) => n['Index Name'] === 'product_currency_prices_store_mode_currency_amount_idx');
     expect(ranges).toHaveLength(2);
     for (const r of ranges) expect(r['Index Cond']).toContain('amount');
   });
