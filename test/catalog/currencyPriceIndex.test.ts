@@ -29,12 +29,12 @@ async function newProduct(name: string, prices: Price[], status = 'active'): Pro
   return res.body.data.id;
 }
 
-/** The store's price rows, and the same derived from the products' prices: "product currency amount store mode". */
+/** The store's price rows, and the same derived from the products' prices: "product currency amount store mode status". */
 async function expectRowsFollowPrices() {
   const rows = await db().$queryRaw<{ r: string }[]>`
-    SELECT concat_ws(' ', product_id, currency, amount::text, store_id, mode) AS r FROM product_currency_prices WHERE store_id = ${s.storeId}::uuid ORDER BY 1`;
+    SELECT concat_ws(' ', product_id, currency, amount::text, store_id, mode, status) AS r FROM product_currency_prices WHERE store_id = ${s.storeId}::uuid ORDER BY 1`;
   const derived = await db().$queryRaw<{ r: string }[]>`
-    SELECT concat_ws(' ', p.id, e.key, (e.value ->> 'amount')::numeric::text, p.store_id, p.mode) AS r
+    SELECT concat_ws(' ', p.id, e.key, (e.value ->> 'amount')::numeric::text, p.store_id, p.mode, p.status) AS r
     FROM products p, jsonb_each(p.prices) e WHERE p.store_id = ${s.storeId}::uuid ORDER BY 1`;
   expect(rows.map((x) => x.r)).toEqual(derived.map((x) => x.r));
   return rows.length;
@@ -49,8 +49,10 @@ describe('the price rows of further currencies', () => {
     expect((await t.request('PUT', productPath(s.storeId, a), { token: s.ownerToken, body: { prices: [{ currency: 'KWD', amount: '2.000' }] } })).status).toBe(200);
     expect((await t.request('PUT', productPath(s.storeId, c), { token: s.ownerToken, body: { prices: [{ currency: 'JPY', amount: '50' }] } })).status).toBe(200);
     expect(await expectRowsFollowPrices()).toBe(3);
-    // A write of anything else leaves the rows as they are.
-    expect((await t.request('PUT', productPath(s.storeId, b), { token: s.ownerToken, body: { name: 'Rows b renamed', status: 'draft' } })).status).toBe(200);
+    // A change of status moves the rows with it; a write of anything else leaves them as they are.
+    expect((await t.request('PUT', productPath(s.storeId, b), { token: s.ownerToken, body: { status: 'draft' } })).status).toBe(200);
+    expect(await expectRowsFollowPrices()).toBe(3);
+    expect((await t.request('PUT', productPath(s.storeId, b), { token: s.ownerToken, body: { name: 'Rows b renamed' } })).status).toBe(200);
     expect(await expectRowsFollowPrices()).toBe(3);
     expect((await t.request('PUT', productPath(s.storeId, b), { token: s.ownerToken, body: { prices: [] } })).status).toBe(200);
     expect(await expectRowsFollowPrices()).toBe(2);
@@ -103,6 +105,16 @@ describe('a list sorted or filtered by price in a further currency', () => {
   it('pages through the amounts in order, ties by id, products without a price in it last, in both directions', async () => {
     expect(await walk('sort=price')).toEqual({ ids: order(1), totals: [amounts.length] });
     expect(await walk('sort=-price')).toEqual({ ids: order(-1), totals: [amounts.length] });
+  });
+
+  it('leaves out a product once it is no longer active, and lists it again once it is', async () => {
+    const [cheapest] = order(1);
+    const setStatus = async (status: string) =>
+      expect((await t.request('PUT', productPath(s.storeId, cheapest), { token: s.ownerToken, body: { status } })).status).toBe(200);
+    await setStatus('draft');
+    expect(await walk('sort=price')).toEqual({ ids: order(1).slice(1), totals: [amounts.length - 1] });
+    await setStatus('active');
+    expect(await walk('sort=price')).toEqual({ ids: order(1), totals: [amounts.length] });
   });
 
   it('filters by the amounts in it, with and without the price sort, and counts the matches', async () => {

@@ -147,7 +147,7 @@ const priceSql = (currency: string | undefined) => (currency ? Prisma.sql`(p.pri
 
 /**
  * The price rows (product_currency_prices, kept by triggers from `prices`) of the catalog in a further currency, within
- * the filter's bounds: a range of the (store_id, mode, currency, amount, product_id) index.
+ * the filter's bounds: a range of the (store_id, mode, currency, amount, product_id, status) index.
  */
 function currencyPricesSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
   const parts = [Prisma.sql`cp.store_id = ${storeId}::uuid AND cp.mode = ${mode}::"Mode" AND cp.currency = ${f.currency!}`];
@@ -173,7 +173,12 @@ function currencyPriceOrderSql(
   const { perPage, offset } = paging;
   const order = Prisma.raw(dir);
   const reach = offset + perPage + 1;
-  const priced = Prisma.sql`(SELECT p.id FROM product_currency_prices cp JOIN products p ON p.id = cp.product_id
+  // Selected by nothing but status (the storefront's active products): the price rows carry it, so the page is read
+  // from their index alone; any other filter joins each row to its product.
+  const priced = countedByCounters(f) && !attributes.length
+    ? Prisma.sql`(SELECT cp.product_id AS id FROM product_currency_prices cp WHERE ${Prisma.join([currencyPricesSql(storeId, mode, f), ...statusSql('cp', f)], ' AND ')}
+      ORDER BY cp.amount ${order}, cp.product_id ${order} LIMIT ${reach})`
+    : Prisma.sql`(SELECT p.id FROM product_currency_prices cp JOIN products p ON p.id = cp.product_id
       WHERE ${currencyPricesSql(storeId, mode, f)} AND ${whereSql(storeId, mode, f, attributes, { currencyPricesJoined: true })}
       ORDER BY cp.amount ${order}, cp.product_id ${order} LIMIT ${reach})`;
   const bounded = f.priceMin !== undefined || f.priceMax !== undefined;
@@ -314,12 +319,19 @@ function statusOf(f: z.output<typeof ProductFilterInput>): 'active' | 'not_activ
   return f.status ?? (f.isActive === true ? 'active' : f.isActive === false ? 'not_active' : null);
 }
 
+/** The status filters of a list on a table whose rows carry their product's status (counters, price rows). */
+function statusSql(alias: 'pc' | 'cp', f: z.output<typeof ProductFilterInput>): Prisma.Sql[] {
+  const status = Prisma.raw(`${alias}.status`);
+  const parts: Prisma.Sql[] = [];
+  if (f.isActive === true) parts.push(Prisma.sql`${status} = 'active'`);
+  if (f.isActive === false) parts.push(Prisma.sql`${status} <> 'active'`);
+  if (f.status) parts.push(Prisma.sql`${status} = ${f.status}::"ProductStatus"`);
+  return parts;
+}
+
 /** The total of a status-only list: the sum of the store's counter slots of the statuses it selects. */
 function counterTotalSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>): Prisma.Sql {
-  const parts: Prisma.Sql[] = [Prisma.sql`pc.store_id = ${storeId}::uuid AND pc.mode = ${mode}::"Mode"`];
-  if (f.isActive === true) parts.push(Prisma.sql`pc.status = 'active'`);
-  if (f.isActive === false) parts.push(Prisma.sql`pc.status <> 'active'`);
-  if (f.status) parts.push(Prisma.sql`pc.status = ${f.status}::"ProductStatus"`);
+  const parts: Prisma.Sql[] = [Prisma.sql`pc.store_id = ${storeId}::uuid AND pc.mode = ${mode}::"Mode"`, ...statusSql('pc', f)];
   return Prisma.sql`SELECT coalesce(sum(pc.count), 0) AS total FROM product_counts pc WHERE ${Prisma.join(parts, ' AND ')}`;
 }
 
