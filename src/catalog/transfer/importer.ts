@@ -29,6 +29,10 @@ import { optionsOfVariantSet, parseVariants, productRuleErrors, replaceVariants,
 import { optionsOf, OptionsInput, parseOptions, type ProductOption, sameOptions, setProductOptions } from '../services/options';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
+import { lockedStoreLocales } from '../services/translations';
+import type { ProductTranslation } from '../services/translationRows';
+import { IN_PRODUCT_WRITE, writeProductTranslations } from '../services/productTranslationWrites';
+import { changedTranslations, inFileNames } from './translations';
 
 /**
  * Bulk import: creates or updates products from a CSV or JSON Lines stream,
@@ -111,13 +115,19 @@ type ImportSource = AsyncIterable<Uint8Array> | ((db: Prisma.TransactionClient |
 /** Thrown to roll a whole-file transaction back (dry run, or errors under reject_everything). */
 class RollBack extends Error {}
 
-type Existing = Omit<ExportRow, 'variants'> & { storeId: string; mode: 'live' | 'test'; variants: (ExportRow['variants'][number] & { optionsKey: string })[] };
+type Existing = Omit<ExportRow, 'variants'> & {
+  storeId: string;
+  mode: 'live' | 'test';
+  variants: (ExportRow['variants'][number] & { optionsKey: string })[];
+  translations: ProductTranslation[];
+};
 
 const EXISTING_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },
   productType: { select: { name: true } },
   variants: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] },
   seo: true,
+  translations: true,
 } as const satisfies Prisma.ProductInclude;
 
 /** Imports the stream into the store's catalog of ctx.mode. File errors throw ImportFileError (after what reject_failed_rows had committed). */
@@ -263,6 +273,9 @@ async function writeBatch(outer: TransactionContext, storeId: string, rows: Impo
   // What the services read through ctx.db goes through the transaction too (PGlite has one session: a read
   // outside the open transaction would wait for it forever). The outbox is the same array.
   const t: TransactionContext = { ...outer, db: outer.tx as unknown as PrismaClient };
+  // The store's locales held first, as every translation write holds them before its product's lock (a locale
+  // removal waits for the batch, or the batch finds the locale gone).
+  if (rows.some((r) => r.translations)) await lockedStoreLocales(t, storeId);
   const { byId, bySku } = await existingProducts(t, storeId, rows);
   const categories = await categoryIds(t, storeId, rows);
   const types = await productTypeIds(t, storeId, rows);
@@ -375,14 +388,14 @@ function ruleErrors(row: ImportRow, converted: RowError[]): RowError[] {
 /** Which part of the row a service call was writing, so its field errors name the file's columns. */
 class PartError extends Error {
   constructor(
-    readonly part: 'product' | 'variants' | 'seo',
+    readonly part: 'product' | 'variants' | 'seo' | 'translations',
     readonly error: unknown,
   ) {
     super('row part failed');
   }
 }
 
-async function inPart<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise<T> | T): Promise<T> {
+async function inPart<T>(part: 'product' | 'variants' | 'seo' | 'translations', fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();
   } catch (e) {
@@ -404,7 +417,7 @@ class RowRejected extends Error {
 function rowChecks(row: number) {
   const errors: RowError[] = [];
   return {
-    async check<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise<T> | T): Promise<T | undefined> {
+    async check<T>(part: 'product' | 'variants' | 'seo' | 'translations', fn: () => Promise<T> | T): Promise<T | undefined> {
       try {
         return await fn();
       } catch (e) {
@@ -552,6 +565,7 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   if (variants.length) await t.tx.variant.createMany({ data: variants });
   const seo = creates.flatMap(({ id, seo: x }) => (x ? [{ storeId, productId: id, mode, ...seoRecord(x) }] : []));
   if (seo.length) await t.tx.seo.createMany({ data: seo });
+  await writeCreatedTranslations(t, storeId, creates);
   const rows = await t.tx.product.findMany({ where: { id: { in: creates.map((c) => c.id) } }, include: PRODUCT_VIEW_INCLUDE });
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const c of creates) emitProductEvent(t, 'product.created', byId.get(c.id)!);
@@ -608,7 +622,27 @@ async function updateRow(
   if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, variantsIn));
   if (options && (variantsChange || !sameOptions(optionsOf(existing.options), options))) await inPart('product', () => setProductOptions(t, storeId, existing.id, options));
   if (seo && !sameSeo(existing.seo, seo)) await inPart('seo', () => setSeo(t, storeId, existing.id, seo));
+  // Last, against the options and type as the row leaves them; only what differs from the stored translations.
+  const translations = row.translations && changedTranslations(row.translations, existing.translations);
+  if (translations) await inPart('translations', () => inFileNames(row.translations, () => updateProduct(t, storeId, existing.id, { translations })));
   return t.outbox.length > mark ? 'updated' : 'unchanged';
+}
+
+/**
+ * The translations of new products, through the product write's own (checked against each product's options and
+ * type): a failing one fails the batch's insert, whose creates then go one by one, so its row alone is rejected.
+ */
+async function writeCreatedTranslations(t: TransactionContext, storeId: string, creates: PreparedCreate[]) {
+  const translated = creates.flatMap((c) => {
+    const input = c.row.translations && changedTranslations(c.row.translations, []);
+    return input ? [{ c, input }] : [];
+  });
+  if (!translated.length) return;
+  const store = await lockedStoreLocales(t, storeId);
+  for (const { c, input } of translated) {
+    const product = { id: c.id, storeId, mode: t.mode, options: c.options, productTypeId: c.attributes?.productTypeId ?? null };
+    await inPart('translations', () => inFileNames(c.row.translations, () => writeProductTranslations(t, store, product, input, { replace: false, names: IN_PRODUCT_WRITE })));
+  }
 }
 
 export { ImportFileError };

@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { COLUMNS, IGNORED_COLUMNS, type RowError, type TransferFormat } from './format';
+import { headerKey, translationColumn, TRANSLATIONS_KEY } from './translations';
 
 /** File errors: the file as a whole cannot be read (or is over a limit). */
 const FILE_ERROR_CODES = ['invalid_encoding', 'empty_file', 'missing_header', 'unknown_column', 'duplicate_column', 'malformed_csv', 'line_too_long', 'too_many_rows'] as const;
@@ -112,11 +113,11 @@ function checkHeader(header: string[], opts: ReadOptions): string[] {
   const seen = new Set<string>();
   for (const c of header) {
     if (c === '') throw new ImportFileError('missing_header', 'The header row has an empty column name; the first row must name the columns (e.g. name,price,category_slugs)', 1);
-    if (!KNOWN.has(c)) {
-      throw new ImportFileError('unknown_column', `Unknown column "${c}" in the header; the columns are ${COLUMNS.join(', ')}`, 1);
+    if (!KNOWN.has(c) && !translationColumn(c)) {
+      throw new ImportFileError('unknown_column', `Unknown column "${c}" in the header; the columns are ${COLUMNS.join(', ')} and translations as name:de (docs/import-export.md)`, 1);
     }
-    if (seen.has(c)) throw new ImportFileError('duplicate_column', `The column "${c}" appears twice in the header`, 1);
-    seen.add(c);
+    if (seen.has(headerKey(c))) throw new ImportFileError('duplicate_column', `The column "${c}" appears twice in the header`, 1);
+    seen.add(headerKey(c));
   }
   for (const c of IGNORED_COLUMNS) if (seen.has(c)) opts.onWarning?.(ignoredWarning(c));
   return header;
@@ -149,7 +150,7 @@ async function* jsonlRecords(text: AsyncIterable<string>, opts: ReadOptions): As
       if ((IGNORED_COLUMNS as readonly string[]).includes(k)) {
         if (!warned) opts.onWarning?.({ ...ignoredWarning(k), row: line });
         warned = true;
-      } else if (!KNOWN.has(k)) {
+      } else if (!KNOWN.has(k) && k !== TRANSLATIONS_KEY) {
         yield { row: line, error: { row: line, field: k, code: 'unknown_field', message: `unknown field; the fields are ${COLUMNS.join(', ')}` } };
         return;
       } else record[k] = v;
