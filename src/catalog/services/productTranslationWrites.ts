@@ -120,7 +120,7 @@ function merged(current: Texts, input: Parsed, textAttributes: Record<string, un
 }
 
 /** What a search in the locale matches: the translated name, description and option values, lower-cased. */
-const searchTextOf = (x: Texts) =>
+export const translationSearchText = (x: Pick<Texts, 'name' | 'description' | 'options'>) =>
   [x.name ?? '', x.description ?? '', ...Object.values(x.options).flatMap((o) => [o.name ?? '', ...Object.values(o.values ?? {})])]
     .filter(Boolean)
     .join(' ')
@@ -231,7 +231,7 @@ export async function writeProductTranslations(
     }
     if (row && JSON.stringify(textsOf(row)) === JSON.stringify(next) && row.outdatedFields.length === outdatedFields.length) continue;
     if (next.slug) await requireFreeSlug(t, product, w.locale, next.slug, `${w.prefix}seo.slug`);
-    const data = { ...next, options: next.options as Prisma.InputJsonObject, attributes: next.attributes, outdatedFields, searchText: searchTextOf(next) };
+    const data = { ...next, options: next.options as Prisma.InputJsonObject, attributes: next.attributes, outdatedFields, searchText: translationSearchText(next) };
     await t.tx.productTranslation.upsert({
       where: { productId_locale: { productId: product.id, locale: w.locale } },
       create: { productId: product.id, storeId: product.storeId, mode: product.mode, locale: w.locale, ...data },
