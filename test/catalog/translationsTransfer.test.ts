@@ -185,9 +185,17 @@ test('row errors name the cell: CSV columns, JSON Lines paths; a locale the stor
   const four = (await req(s, 'GET', '/products?search=Four')).body.data[0];
   expect((await req(s, 'GET', `/products/${four.id}`)).body.data.translations.de).toMatchObject({ name: 'Vier', seo: { slug: 'vier' }, options: { Size: { name: 'Größe', values: { S: 'Klein' } } } });
 
-  // Once its cells convert, the row's translation errors of both locales are reported together.
-  const fixed = await imported(s, stringify([['sku', 'name', 'price', 'category_slugs', 'variants', 'slug:de', 'options:fr'], ['T-2', 'Two', '5', 'shoes', sized('T-2'), 'Not A Slug!', '{"Colour":{"name":"Couleur"}}']]));
-  expect(fixed.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual(['slug:de invalid_value', 'options:fr.Colour unknown_option']);
+  // Once its cells convert, the row's translation errors of both locales are reported together, beside its other errors.
+  const fixed = await imported(s, stringify([['sku', 'name', 'price', 'category_slugs', 'variants', 'slug:de', 'options:fr'], ['T-2', 'Two', '-5', 'shoes', sized('T-2'), 'Not A Slug!', '{"Colour":{"name":"Couleur"}}']]));
+  expect(fixed.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual([expect.stringMatching(/^price /), 'slug:de invalid_value', 'options:fr.Colour unknown_option']);
+
+  // An update's translation errors too, beside its other errors; a translation it leaves as it is is not checked again.
+  const update = await imported(s, stringify([['sku', 'price', 'name:de', 'name:it', 'options:de'], ['T-4', '-1', 'Vier', 'Quattro', '{"Size":{"name":"Größe","values":{"S":"Klein","XL":"Riesig"}}}']]));
+  expect(update.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual([
+    expect.stringMatching(/^price /),
+    'name:it locale_not_enabled',
+    'options:de.Size.values.XL unknown_option_value',
+  ]);
 
   const jsonl = [
     JSON.stringify({ sku: 'J-1', name: 'J', price: 5, category_slugs: ['shoes'], translations: { it: { name: 'Gi' } } }),

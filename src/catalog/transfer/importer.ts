@@ -31,7 +31,7 @@ import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRo
 import { ImportFileError, type ReadItem, readRecords } from './reader';
 import { lockedStoreLocales } from '../services/translations';
 import type { ProductTranslation } from '../services/translationRows';
-import { IN_PRODUCT_WRITE, writeProductTranslations } from '../services/productTranslationWrites';
+import { checkProductTranslations, IN_PRODUCT_WRITE, writeProductTranslations } from '../services/productTranslationWrites';
 import { changedTranslations, inFileNames } from './translations';
 
 /**
@@ -509,6 +509,13 @@ async function prepareCreate(t: TransactionContext, storeId: string, row: Import
     });
   }
   const seo = row.seo ? await checks.check('seo', () => parseInput(SeoInput, row.seo)) : undefined;
+  // Checked with the rest of the row once its options are known (unknown options would only add noise before).
+  const translations = row.translations && variants && declared ? changedTranslations(row.translations, []) : undefined;
+  if (translations) {
+    const product = { id, storeId, mode: t.mode, options, productTypeId: attributes?.productTypeId ?? null };
+    const store = await lockedStoreLocales(t, storeId);
+    await checks.check('translations', () => inFileNames(row.translations, () => checkProductTranslations(t, store, product, translations, IN_PRODUCT_WRITE)));
+  }
   checks.done();
   return { row, id, data: data!, variants: variants!, options, attributes, seo, categoryIds: categoryIds! };
 }
@@ -613,6 +620,14 @@ async function updateRow(
   }
   // The row's SEO columns over the record as it is: a column left out keeps its value.
   const seo = row.seo ? await checks.check('seo', () => seoRecord(parseInput(SeoInput, { ...seoRecord(existing.seo), ...row.seo }))) : undefined;
+  // Only what differs from the stored translations; checked here when the row leaves the options as they are,
+  // else by their write (after the options'), as they are then.
+  const translations = row.translations && changedTranslations(row.translations, existing.translations);
+  if (translations && row.options === undefined && !variantsChange) {
+    const product = { ...existing, productTypeId: input.productTypeId !== undefined ? input.productTypeId : existing.productTypeId };
+    const store = await lockedStoreLocales(t, storeId);
+    await checks.check('translations', () => inFileNames(row.translations, () => checkProductTranslations(t, store, product, translations, IN_PRODUCT_WRITE)));
+  }
   checks.done();
 
   const mark = t.outbox.length;
@@ -622,15 +637,14 @@ async function updateRow(
   if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, variantsIn));
   if (options && (variantsChange || !sameOptions(optionsOf(existing.options), options))) await inPart('product', () => setProductOptions(t, storeId, existing.id, options));
   if (seo && !sameSeo(existing.seo, seo)) await inPart('seo', () => setSeo(t, storeId, existing.id, seo));
-  // Last, against the options and type as the row leaves them; only what differs from the stored translations.
-  const translations = row.translations && changedTranslations(row.translations, existing.translations);
+  // Last, against the options and type as the row leaves them.
   if (translations) await inPart('translations', () => inFileNames(row.translations, () => updateProduct(t, storeId, existing.id, { translations })));
   return t.outbox.length > mark ? 'updated' : 'unchanged';
 }
 
 /**
- * The translations of new products, through the product write's own (checked against each product's options and
- * type): a failing one fails the batch's insert, whose creates then go one by one, so its row alone is rejected.
+ * The translations of new products, through the product write's own (checked in prepareCreate; a translated slug
+ * taken meanwhile fails the batch's insert, whose creates then go one by one, so its row alone is rejected).
  */
 async function writeCreatedTranslations(t: TransactionContext, storeId: string, creates: PreparedCreate[]) {
   const translated = creates.flatMap((c) => {
