@@ -304,6 +304,36 @@ describe('copying live products into the test catalog', () => {
     expect((await db().variant.findUniqueOrThrow({ where: { id: liveVariants[0].id } })).imageId).toBe(liveImage.id);
   });
 
+  it('copies translations with their outdated marks; a product whose translated slug the test catalog holds in that locale is skipped', async () => {
+    const s = await createStoreFixture();
+    expect((await t.request('POST', `${base(s)}/locales`, { token: s.ownerToken, body: { locale: 'de' } })).status).toBe(201);
+    const made = async (mode: Mode, body: Record<string, unknown>) => {
+      const res = await t.request('POST', `${base(s)}/products`, { token: s.ownerToken, headers: { 'x-service-mode': mode }, body: { price: 10, category_slugs: ['shirts'], ...body } });
+      expect(res.status).toBe(201);
+      return res.body.data;
+    };
+    const shirt = await made('live', {
+      name: 'Linen Shirt',
+      options: [{ name: 'Size', values: ['S'] }],
+      translations: { de: { name: 'Leinenhemd', seo: { slug: 'leinenhemd' }, options: { Size: { name: 'Größe', values: { S: 'Klein' } } } } },
+    });
+    // The source changes after the translation: the copy keeps the mark.
+    expect((await t.request('PUT', `${base(s)}/products/${shirt.id}`, { token: s.ownerToken, body: { name: 'Linen Shirt 2' } })).status).toBe(200);
+    await made('live', { name: 'Sun Hat', translations: { de: { name: 'Sonnenhut', seo: { slug: 'sonnenhut' } } } });
+    // A test product holding the hat's translated slug in de (the same slug in the default locale would not clash).
+    await made('test', { name: 'Mine', translations: { de: { name: 'Meins', seo: { slug: 'sonnenhut' } } } });
+
+    const job = (await copy(s)).body.data;
+    await runWorker();
+    expect(await getJob(s, job.id)).toMatchObject({ status: 'succeeded', done: 1, skipped: 1 });
+    const live = (await t.request('GET', `${base(s)}/products/${shirt.id}`, { token: s.ownerToken })).body.data.translations;
+    const copied = (await list(s, 'test', 'per_page=100&search=Linen')).body.data[0];
+    const inTest = (await t.request('GET', `${base(s)}/products/${copied.id}`, { token: s.ownerToken, headers: { 'x-service-mode': 'test' } })).body.data.translations;
+    const withoutTime = (x: Record<string, Record<string, unknown>>) => Object.fromEntries(Object.entries(x).map(([l, { updated_at: _u, ...rest }]) => [l, rest]));
+    expect(withoutTime(inTest)).toEqual(withoutTime(live));
+    expect(inTest.de).toMatchObject({ name: 'Leinenhemd', outdated: true, outdated_fields: ['name'], seo: { slug: 'leinenhemd' } });
+  });
+
   it('records one test-mode event per job state change, none per copied product', async () => {
     const { s } = await seededStore();
     const job = (await copy(s, { tags: ['summer'] })).body.data;

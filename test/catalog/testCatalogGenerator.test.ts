@@ -161,6 +161,39 @@ describe('generating test products', () => {
     expect(new Set(skus.map((v) => v.sku)).size).toBe(skus.length);
   });
 
+  it('translates the products into the store\'s further locales, deterministically per seed; the products stay those of a store without them', async () => {
+    const plain = await createStoreFixture();
+    const localised = await createStoreFixture();
+    for (const locale of ['de', 'ja']) expect((await t.request('POST', `${base(localised)}/locales`, { token: localised.ownerToken, body: { locale } })).status).toBe(201);
+    const made = async (s: StoreFixture) => (await generate(s, { count: 16, seed: 11 })).body.data as Record<string, unknown>[];
+    const shape = (p: Record<string, unknown>) => ({ name: p.name, description: p.description, price: p.price, tags: p.tags, options: p.options, variants_count: p.variants_count });
+    const withoutLocales = await made(plain);
+    const first = await made(localised);
+    expect(first.map(shape)).toEqual(withoutLocales.map(shape));
+    for (const p of withoutLocales) expect(p.translations).toEqual({});
+
+    const translations = first.map((p) => p.translations as Record<string, { name: string; description: string; options: Record<string, { name: string; values: Record<string, string> }>; outdated: boolean }>);
+    // Most products are translated in each locale, some are left for the translation status to show.
+    for (const locale of ['de', 'ja']) expect(translations.filter((x) => x[locale]).length).toBeGreaterThanOrEqual(10);
+    expect(translations.some((x) => !x.de || !x.ja)).toBe(true);
+    const german = first.find((p, i) => translations[i].de)!;
+    const de = translations[first.indexOf(german)].de;
+    expect(de.name).toMatch(/ aus /);
+    expect(de.outdated).toBe(false);
+    const options = german.options as { name: string; values: string[] }[];
+    // Stored as JSON objects (jsonb keeps its own key order): compared as sets.
+    expect(Object.keys(de.options).sort()).toEqual(options.map((o) => o.name).sort());
+    for (const o of options) expect(Object.keys(de.options[o.name].values).sort()).toEqual([...o.values].sort());
+    const japanese = translations.find((x) => x.ja)!.ja;
+    expect(japanese.name).toMatch(/^\[ja\] /);
+
+    // The same seed gives the same translations again.
+    const again = await made(localised);
+    const texts = (list: Record<string, unknown>[]) =>
+      list.map((p) => Object.fromEntries(Object.entries(p.translations as Record<string, Record<string, unknown>>).map(([l, { updated_at: _u, ...x }]) => [l, x])));
+    expect(texts(again)).toEqual(texts(first));
+  });
+
   it('makes products without attribute values in a store without product types', async () => {
     const s = await createStoreFixture();
     const res = await generate(s, { count: 4 });

@@ -120,7 +120,7 @@ function merged(current: Texts, input: Parsed, textAttributes: Record<string, un
 }
 
 /** What a search in the locale matches: the translated name, description and option values, lower-cased. */
-const searchTextOf = (x: Texts) =>
+export const translationSearchText = (x: Pick<Texts, 'name' | 'description' | 'options'>) =>
   [x.name ?? '', x.description ?? '', ...Object.values(x.options).flatMap((o) => [o.name ?? '', ...Object.values(o.values ?? {})])]
     .filter(Boolean)
     .join(' ')
@@ -174,30 +174,28 @@ export interface TranslationFieldNames {
 export const IN_PRODUCT_WRITE: TranslationFieldNames = { locale: (l) => `translations.${l}`, prefix: (l) => `translations.${l}.` };
 
 /**
- * Writes translations of the product, by locale as sent (null removes the locale's): with `replace`, each locale
- * sent is set whole; otherwise its fields merge into the stored ones (null clears one). Every error at once (422);
- * a translated slug another product of the catalog has in the locale is 409 slug_taken. Writing a field clears
- * its outdated mark (a replaced locale is current again). Returns whether anything changed.
+ * The rules of writeProductTranslations, checked without writing (every error at once, 422): the locales, the
+ * fields, and the options and attributes they name on the product. A translated slug's uniqueness is the write's.
  */
-export async function writeProductTranslations(
+export async function checkProductTranslations(
   t: TransactionContext,
   store: { defaultLocale: string; locales: string[] },
   product: TranslatedProduct,
   inputs: Record<string, unknown>,
-  opts: { replace: boolean; names: TranslationFieldNames },
-): Promise<boolean> {
+  names: TranslationFieldNames,
+) {
   const errors: FieldError[] = [];
   const writes: { locale: string; input: Parsed | null; prefix: string }[] = [];
   for (const [sent, raw] of Object.entries(inputs)) {
-    const r = translationLocale(store, sent, opts.names.locale(sent));
+    const r = translationLocale(store, sent, names.locale(sent));
     if ('error' in r) errors.push(r.error);
-    const prefix = opts.names.prefix(sent);
+    const prefix = names.prefix(sent);
     if (raw === null) {
       if ('locale' in r) writes.push({ locale: r.locale, input: null, prefix });
       continue;
     }
     const fieldErrors = fieldErrorsOf(ProductTranslationInput, raw);
-    errors.push(...fieldErrors.map((e) => ({ ...e, field: e.field === '(body)' ? opts.names.locale(sent) : `${prefix}${e.field}` })));
+    errors.push(...fieldErrors.map((e) => ({ ...e, field: e.field === '(body)' ? names.locale(sent) : `${prefix}${e.field}` })));
     if (!fieldErrors.length && 'locale' in r) writes.push({ locale: r.locale, input: ProductTranslationInput.parse(raw), prefix });
   }
   const types = await productAttributeTypes(t, product.productTypeId);
@@ -212,7 +210,23 @@ export async function writeProductTranslations(
     normalised.set(w.locale, check.values);
   }
   if (errors.length) throw validationError(errors);
+  return { writes, normalised };
+}
 
+/**
+ * Writes translations of the product, by locale as sent (null removes the locale's): with `replace`, each locale
+ * sent is set whole; otherwise its fields merge into the stored ones (null clears one). Every error at once (422);
+ * a translated slug another product of the catalog has in the locale is 409 slug_taken. Writing a field clears
+ * its outdated mark (a replaced locale is current again). Returns whether anything changed.
+ */
+export async function writeProductTranslations(
+  t: TransactionContext,
+  store: { defaultLocale: string; locales: string[] },
+  product: TranslatedProduct,
+  inputs: Record<string, unknown>,
+  opts: { replace: boolean; names: TranslationFieldNames },
+): Promise<boolean> {
+  const { writes, normalised } = await checkProductTranslations(t, store, product, inputs, opts.names);
   const current = new Map((await t.tx.productTranslation.findMany({ where: { productId: product.id, locale: { in: writes.map((w) => w.locale) } } })).map((r) => [r.locale, r]));
   let changed = false;
   for (const w of writes) {
@@ -231,7 +245,7 @@ export async function writeProductTranslations(
     }
     if (row && JSON.stringify(textsOf(row)) === JSON.stringify(next) && row.outdatedFields.length === outdatedFields.length) continue;
     if (next.slug) await requireFreeSlug(t, product, w.locale, next.slug, `${w.prefix}seo.slug`);
-    const data = { ...next, options: next.options as Prisma.InputJsonObject, attributes: next.attributes, outdatedFields, searchText: searchTextOf(next) };
+    const data = { ...next, options: next.options as Prisma.InputJsonObject, attributes: next.attributes, outdatedFields, searchText: translationSearchText(next) };
     await t.tx.productTranslation.upsert({
       where: { productId_locale: { productId: product.id, locale: w.locale } },
       create: { productId: product.id, storeId: product.storeId, mode: product.mode, locale: w.locale, ...data },

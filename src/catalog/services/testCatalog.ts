@@ -341,7 +341,7 @@ async function runBatch(ctx: RequestContext, lease: Lease): Promise<BatchOutcome
       return await copyBatch(ctx, lease);
     } catch (e) {
       const index = violatedUniqueIndex(e);
-      if (attempt >= 3 || (index !== 'variants_store_id_mode_sku_key' && index !== 'product_seo_store_id_mode_slug_key')) throw e;
+      if (attempt >= 3 || !(index === 'variants_store_id_mode_sku_key' || index === 'product_seo_store_id_mode_slug_key' || index === 'product_translations_store_id_mode_locale_slug_key')) throw e;
     }
   }
 }
@@ -379,9 +379,9 @@ async function copyBatch(ctx: RequestContext, lease: Lease): Promise<BatchOutcom
  * fields (not the schedules: a copy is not published or unpublished by itself),
  * options, product type and attribute values (types and attributes are the
  * store's, shared by both modes), category links, variants with every field,
- * SEO record and image rows (pointing at the same stored files; a variant's
- * image is the copy's image row). A product whose SKUs or SEO slug the test catalog already
- * holds (an earlier copy, or a test product made by hand) is skipped whole and
+ * SEO record, image rows (pointing at the same stored files; a variant's
+ * image is the copy's image row) and translations with their outdated marks. A product whose SKUs or SEO slug
+ * (or a translated slug in its locale) the test catalog already holds (an earlier copy, or a test product made by hand) is skipped whole and
  * counted: a test product is a faithful copy of its live one or absent, never a
  * copy missing some variants. No product events (see the module comment).
  */
@@ -389,7 +389,7 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
   if (!ids.length) return { copied: 0, skipped: 0 };
   const found = await t.tx.product.findMany({
     where: { id: { in: ids }, storeId, mode: 'live' },
-    include: { categories: { select: { categoryId: true } }, variants: true, seo: true, images: true },
+    include: { categories: { select: { categoryId: true } }, variants: true, seo: true, images: true, translations: true },
   });
   // In the list's order (created_at), so the copies' ids (UUIDv7, increasing) keep the live catalog's order.
   const order = new Map(ids.map((id, i) => [id, i]));
@@ -403,13 +403,25 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
   const takenSlugs = new Set(
     slugs.length ? (await t.tx.seo.findMany({ where: { storeId, mode: 'test', slug: { in: slugs } }, select: { slug: true } })).map((s) => s.slug) : [],
   );
-  const copies = found.filter((p) => !p.variants.some((v) => takenSkus.has(v.sku)) && !(p.seo?.slug && takenSlugs.has(p.seo.slug)));
+  const translatedSlugs = found.flatMap((p) => p.translations.flatMap((x) => (x.slug ? [x.slug] : [])));
+  const takenTranslatedSlugs = new Set(
+    translatedSlugs.length
+      ? (await t.tx.productTranslation.findMany({ where: { storeId, mode: 'test', slug: { in: translatedSlugs } }, select: { locale: true, slug: true } })).map((x) => `${x.locale} ${x.slug}`)
+      : [],
+  );
+  const copies = found.filter(
+    (p) =>
+      !p.variants.some((v) => takenSkus.has(v.sku)) &&
+      !(p.seo?.slug && takenSlugs.has(p.seo.slug)) &&
+      !p.translations.some((x) => x.slug && takenTranslatedSlugs.has(`${x.locale} ${x.slug}`)),
+  );
 
   const products: Prisma.ProductCreateManyInput[] = [];
   const categories: Prisma.ProductCategoryCreateManyInput[] = [];
   const variants: Prisma.VariantCreateManyInput[] = [];
   const seo: Prisma.SeoCreateManyInput[] = [];
   const images: Prisma.ProductImageCreateManyInput[] = [];
+  const translations: Prisma.ProductTranslationCreateManyInput[] = [];
   for (const p of copies) {
     const id = uuidv7();
     products.push({
@@ -464,12 +476,16 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
       const { title, description, slug, canonicalUrl, ogImageUrl, noindex } = p.seo;
       seo.push({ storeId, productId: id, mode: 'test', title, description, slug, canonicalUrl, ogImageUrl, noindex });
     }
+    for (const { productId: _from, mode: _mode, createdAt: _c, updatedAt: _u, options, attributes, ...x } of p.translations) {
+      translations.push({ ...x, productId: id, mode: 'test', options: options as Prisma.InputJsonValue, attributes: attributes as Prisma.InputJsonValue });
+    }
   }
   if (products.length) await t.tx.product.createMany({ data: products });
   if (categories.length) await t.tx.productCategory.createMany({ data: categories });
   if (images.length) await t.tx.productImage.createMany({ data: images });
   if (variants.length) await t.tx.variant.createMany({ data: variants });
   if (seo.length) await t.tx.seo.createMany({ data: seo });
+  if (translations.length) await t.tx.productTranslation.createMany({ data: translations });
   // A product deleted since it was listed is neither copied nor skipped.
   return { copied: copies.length, skipped: found.length - copies.length };
 }

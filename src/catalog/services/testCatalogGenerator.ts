@@ -16,6 +16,10 @@
  *
  * Each generated product is recorded as product.created in test mode, as a
  * product made by hand would be (a call makes at most MAX_GENERATED_PRODUCTS).
+ *
+ * A store with further locales gets products translated into them
+ * (testCatalogTranslations.ts), drawn from a second stream of the same seed:
+ * the products themselves are the same with or without locales.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -34,6 +38,8 @@ import { optionsKey } from './options';
 import { PRODUCT_VIEW_INCLUDE } from './views';
 import { minorUnits } from '../../kernel/money';
 import type { StoredPrices } from './prices';
+import { lockedStoreLocales } from './translations';
+import { generatedTranslations } from './testCatalogTranslations';
 
 /** Products one call makes. */
 export const MAX_GENERATED_PRODUCTS = 100;
@@ -160,7 +166,9 @@ function attributeValues(rng: Random, type: ProductTypeWithAttributes | undefine
 export async function generateTestProducts(ctx: RequestContext, storeId: string, input: GenerateTestProducts, query: { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect } = {}) {
   const { count, seed } = parseInput(GenerateTestProductsInput, input);
   if (!isUuid(storeId) || !(await ctx.db.store.findUnique({ where: { id: storeId }, select: { id: true } }))) throw notFound('Store');
-  const rng = seededRandom(seed ?? randomBytes(4).readUInt32BE(0));
+  const seedValue = seed ?? randomBytes(4).readUInt32BE(0);
+  const rng = seededRandom(seedValue);
+  const translationRng = seededRandom((seedValue ^ 0x5bd1e995) >>> 0);
   return transaction({ ...ctx, mode: 'test' }, async (t) => {
     // Held until the commit, so a category or type deleted meanwhile waits instead of failing a foreign key here.
     const categories = await t.tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM categories WHERE store_id = ${storeId}::uuid ORDER BY slug FOR KEY SHARE`;
@@ -178,18 +186,22 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
         })
       : [];
     const { currencies } = await t.tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currencies: true } });
+    // Held as every translation write holds them: a locale removal waits for the generated translations.
+    const { locales } = await lockedStoreLocales(t, storeId);
     const skuPrefix = await freeSkuPrefix(t, storeId);
     const categoryIds = categories.map((c) => c.id);
     const productIds: string[] = [];
     const products: Prisma.ProductCreateManyInput[] = [];
     const links: Prisma.ProductCategoryCreateManyInput[] = [];
     const variants: Prisma.VariantCreateManyInput[] = [];
+    const translations: Prisma.ProductTranslationCreateManyInput[] = [];
     const now = t.now();
     for (let n = 1; n <= count; n++) {
       const id = uuidv7();
       const material = rng.pick(MATERIALS);
       const noun = rng.pick(NOUNS);
-      const name = `${rng.pick(ADJECTIVES)} ${material} ${noun}`;
+      const adjective = rng.pick(ADJECTIVES);
+      const name = `${adjective} ${material} ${noun}`;
       const description = `A ${noun.toLowerCase()} made of ${material.toLowerCase()}, generated for the test catalog.`;
       const tags = rng.some(TAGS, rng.int(0, 2));
       const price = rng.int(500, 20000) / 100;
@@ -245,11 +257,13 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
       });
       // Drawn last, so a store without further currencies gets the same products for a seed as before they existed.
       if (currencies.length) products.at(-1)!.prices = generatedPrices(rng, currencies);
+      translations.push(...generatedTranslations(translationRng.chance, { id, storeId }, { adjective, material, noun, options }, locales));
       productIds.push(id);
     }
     await t.tx.product.createMany({ data: products });
     await t.tx.productCategory.createMany({ data: links });
     await t.tx.variant.createMany({ data: variants });
+    if (translations.length) await t.tx.productTranslation.createMany({ data: translations });
     const rows = await t.tx.product.findMany({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: { in: productIds } }, orderBy: { id: 'asc' } });
     for (const row of rows) emitProductEvent(t, 'product.created', row);
     return rows;

@@ -7,6 +7,9 @@ import { notFound } from '../../platform/errors';
 import { allows } from '../../access/auth/authorization';
 import { listProductIdsAfter, type ProductFilter } from '../services/productList';
 import { COLUMNS, csvCells, type ExportRow, exportRecord, priceColumns, type TransferFormat } from './format';
+import { storeLocalesOf } from '../services/translations';
+import type { ProductTranslation } from '../services/translationRows';
+import { exportedTranslations, translationCells, translationColumns, TRANSLATIONS_KEY } from './translations';
 
 /** Products read per keyset page: memory holds one page, whatever the catalog's size. */
 const EXPORT_PAGE_SIZE = 100;
@@ -16,6 +19,7 @@ const EXPORT_INCLUDE = {
   productType: { select: { name: true } },
   variants: { orderBy: [{ position: 'asc' as const }, { sku: 'asc' as const }] },
   seo: true,
+  translations: true,
 };
 
 /**
@@ -27,18 +31,23 @@ const EXPORT_INCLUDE = {
 export async function* exportProducts(ctx: RequestContext, storeId: string, filter: ProductFilter, format: TransferFormat): AsyncGenerator<string> {
   if (!isUuid(storeId)) throw notFound('Store');
   let page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE }, 'created_at');
-  // CSV has a price column pair per further currency of the store (JSON Lines nests every price in `prices`).
+  // CSV has a price column pair per further currency of the store and a column per translated field and further
+  // locale; JSON Lines nests every price in `prices` and the translations in `translations` (when it has locales).
   const { currencies } = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currencies: true } });
-  if (format === 'csv') yield stringify([[...COLUMNS, ...priceColumns(currencies)]]);
+  const { locales } = await storeLocalesOf(ctx.db, storeId);
+  if (format === 'csv') yield stringify([[...COLUMNS, ...priceColumns(currencies), ...translationColumns(locales)]]);
   // A credential that may read the catalog but not cost (an API key) exports the variants without it.
   const withCost = allows(ctx.principal, 'readCost', storeId);
   for (;;) {
     if (page.ids.length) {
-      const rows = (await ctx.db.product.findMany({ where: { id: { in: page.ids } }, include: EXPORT_INCLUDE })) as unknown as ExportRow[];
+      const rows = (await ctx.db.product.findMany({ where: { id: { in: page.ids } }, include: EXPORT_INCLUDE })) as unknown as (ExportRow & { translations: ProductTranslation[] })[];
       const byId = new Map(rows.map((r) => [r.id, r]));
       // A product deleted between the page's ids and its rows is left out.
-      const records = page.ids.flatMap((id) => (byId.has(id) ? [exportRecord(byId.get(id)!, withCost)] : []));
-      yield format === 'csv' ? stringify(records.map((r) => csvCells(r, currencies))) : records.map((r) => `${JSON.stringify(r)}\n`).join('');
+      const found = page.ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+      const records = found.map((p) => exportRecord(p, withCost));
+      yield format === 'csv'
+        ? stringify(records.map((r, i) => [...csvCells(r, currencies), ...translationCells(found[i].translations, locales)]))
+        : records.map((r, i) => `${JSON.stringify(locales.length ? { ...r, [TRANSLATIONS_KEY]: exportedTranslations(found[i].translations) } : r)}\n`).join('');
     }
     if (!page.hasNextPage) return;
     page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE, after: page.cursors.at(-1) }, 'created_at');

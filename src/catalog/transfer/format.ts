@@ -3,6 +3,7 @@
 import type { FieldError } from '../../platform/errors';
 import { pickFields, productParts, type ProductPartsRow, SEO, VARIANT, type variantView, viewOf } from '../services/views';
 import type { PriceView } from '../services/prices';
+import { type RowTranslations, rowTranslations } from './translations';
 
 /**
  * The bulk product format: one product per CSV row or JSON Lines object, with
@@ -121,10 +122,14 @@ export interface ImportRow {
   variants?: ImportVariant[];
   /** The SEO fields given (null: clear it); undefined when no SEO column is present. */
   seo?: Partial<Record<(typeof SEO_COLUMNS)[SeoColumn], string | boolean | null>>;
+  /** The translation columns (CSV) or key (JSON Lines) given; undefined when none. */
+  translations?: RowTranslations;
 }
 
 /** A service's field name (ProductCreateInput, the variant and SEO inputs) as the file names it. */
-function columnOf(field: string, part: 'product' | 'variants' | 'seo'): string {
+function columnOf(field: string, part: 'product' | 'variants' | 'seo' | 'translations'): string {
+  // Translation errors are named as the file names them already (translations.ts, inFileNames).
+  if (part === 'translations') return field;
   // A price's compare-at amount, as the file names it (REST's name).
   field = field.replace(/^((?:variants\.\d+\.)?prices\.\d+\.)compareAtAmount$/, '$1compare_at_amount');
   if (part === 'variants') {
@@ -266,6 +271,7 @@ export function toImportRow(row: number, record: Record<string, unknown>): { ok:
       }
     }
   }
+  out.translations = rowTranslations(record, fail);
   return errors.length ? { errors, partial: out } : { ok: out };
 }
 
@@ -393,5 +399,5 @@ export function csvCells(r: ExportRecord, currencies: string[]): string[] {
 }
 
 /** Field errors of a service (AppError.errors) as report entries of a row and one part of it. */
-export const reportErrors = (row: number, part: 'product' | 'variants' | 'seo', errors: FieldError[]): RowError[] =>
+export const reportErrors = (row: number, part: 'product' | 'variants' | 'seo' | 'translations', errors: FieldError[]): RowError[] =>
   errors.map((e) => ({ row, field: columnOf(e.field, part), code: e.code, message: e.message }));

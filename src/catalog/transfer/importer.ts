@@ -30,6 +30,10 @@ import { optionsOfVariantSet, parseVariants, productRuleErrors, replaceVariants,
 import { optionsOf, OptionsInput, parseOptions, type ProductOption, sameOptions, setProductOptions } from '../services/options';
 import { type ExportRow, type ImportRow, type RowError, reportErrors, toImportRow, type TransferFormat } from './format';
 import { ImportFileError, type ReadItem, readRecords } from './reader';
+import { lockedStoreLocales } from '../services/translations';
+import type { ProductTranslation } from '../services/translationRows';
+import { checkProductTranslations, IN_PRODUCT_WRITE, writeProductTranslations } from '../services/productTranslationWrites';
+import { changedTranslations, inFileNames } from './translations';
 
 /**
  * Bulk import: creates or updates products from a CSV or JSON Lines stream,
@@ -112,13 +116,19 @@ type ImportSource = AsyncIterable<Uint8Array> | ((db: Prisma.TransactionClient |
 /** Thrown to roll a whole-file transaction back (dry run, or errors under reject_everything). */
 class RollBack extends Error {}
 
-type Existing = Omit<ExportRow, 'variants'> & { storeId: string; mode: 'live' | 'test'; variants: (ExportRow['variants'][number] & { optionsKey: string })[] };
+type Existing = Omit<ExportRow, 'variants'> & {
+  storeId: string;
+  mode: 'live' | 'test';
+  variants: (ExportRow['variants'][number] & { optionsKey: string })[];
+  translations: ProductTranslation[];
+};
 
 const EXISTING_INCLUDE = {
   categories: { select: { category: { select: { slug: true } } } },
   productType: { select: { name: true } },
   variants: { orderBy: [{ position: 'asc' }, { sku: 'asc' }] },
   seo: true,
+  translations: true,
 } as const satisfies Prisma.ProductInclude;
 
 /** Imports the stream into the store's catalog of ctx.mode. File errors throw ImportFileError (after what reject_failed_rows had committed). */
@@ -264,6 +274,9 @@ async function writeBatch(outer: TransactionContext, storeId: string, rows: Impo
   // What the services read through ctx.db goes through the transaction too (PGlite has one session: a read
   // outside the open transaction would wait for it forever). The outbox is the same array.
   const t: TransactionContext = { ...outer, db: outer.tx as unknown as PrismaClient };
+  // The store's locales held first, as every translation write holds them before its product's lock (a locale
+  // removal waits for the batch, or the batch finds the locale gone).
+  if (rows.some((r) => r.translations)) await lockedStoreLocales(t, storeId);
   const { byId, bySku } = await existingProducts(t, storeId, rows);
   const categories = await categoryIds(t, storeId, rows);
   const types = await productTypeIds(t, storeId, rows);
@@ -376,14 +389,14 @@ function ruleErrors(row: ImportRow, converted: RowError[]): RowError[] {
 /** Which part of the row a service call was writing, so its field errors name the file's columns. */
 class PartError extends Error {
   constructor(
-    readonly part: 'product' | 'variants' | 'seo',
+    readonly part: 'product' | 'variants' | 'seo' | 'translations',
     readonly error: unknown,
   ) {
     super('row part failed');
   }
 }
 
-async function inPart<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise<T> | T): Promise<T> {
+async function inPart<T>(part: 'product' | 'variants' | 'seo' | 'translations', fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();
   } catch (e) {
@@ -405,7 +418,7 @@ class RowRejected extends Error {
 function rowChecks(row: number) {
   const errors: RowError[] = [];
   return {
-    async check<T>(part: 'product' | 'variants' | 'seo', fn: () => Promise<T> | T): Promise<T | undefined> {
+    async check<T>(part: 'product' | 'variants' | 'seo' | 'translations', fn: () => Promise<T> | T): Promise<T | undefined> {
       try {
         return await fn();
       } catch (e) {
@@ -500,6 +513,13 @@ async function prepareCreate(t: TransactionContext, storeId: string, row: Import
     });
   }
   const seo = row.seo ? await checks.check('seo', () => parseInput(SeoInput, row.seo)) : undefined;
+  // Checked with the rest of the row once its options are known (unknown options would only add noise before).
+  const translations = row.translations && variants && declared ? changedTranslations(row.translations, []) : undefined;
+  if (translations) {
+    const product = { id, storeId, mode: t.mode, options, productTypeId: attributes?.productTypeId ?? null };
+    const store = await lockedStoreLocales(t, storeId);
+    await checks.check('translations', () => inFileNames(row.translations, () => checkProductTranslations(t, store, product, translations, IN_PRODUCT_WRITE)));
+  }
   checks.done();
   return { row, id, data: data!, variants: variants!, options, attributes, seo, categoryIds: categoryIds! };
 }
@@ -560,6 +580,7 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   if (variants.length) await t.tx.variant.createMany({ data: variants });
   const seo = creates.flatMap(({ id, seo: x }) => (x ? [{ storeId, productId: id, mode, ...seoRecord(x) }] : []));
   if (seo.length) await t.tx.seo.createMany({ data: seo });
+  await writeCreatedTranslations(t, storeId, creates);
   const rows = await t.tx.product.findMany({ where: { id: { in: creates.map((c) => c.id) } }, include: PRODUCT_VIEW_INCLUDE });
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const c of creates) emitProductEvent(t, 'product.created', byId.get(c.id)!);
@@ -607,6 +628,14 @@ async function updateRow(
   }
   // The row's SEO columns over the record as it is: a column left out keeps its value.
   const seo = row.seo ? await checks.check('seo', () => seoRecord(parseInput(SeoInput, { ...seoRecord(existing.seo), ...row.seo }))) : undefined;
+  // Only what differs from the stored translations; checked here when the row leaves the options as they are,
+  // else by their write (after the options'), as they are then.
+  const translations = row.translations && changedTranslations(row.translations, existing.translations);
+  if (translations && row.options === undefined && !variantsChange) {
+    const product = { ...existing, productTypeId: input.productTypeId !== undefined ? input.productTypeId : existing.productTypeId };
+    const store = await lockedStoreLocales(t, storeId);
+    await checks.check('translations', () => inFileNames(row.translations, () => checkProductTranslations(t, store, product, translations, IN_PRODUCT_WRITE)));
+  }
   checks.done();
 
   const mark = t.outbox.length;
@@ -616,7 +645,26 @@ async function updateRow(
   if (variantsChange) await inPart('variants', () => replaceVariants(t, storeId, existing.id, variantsIn));
   if (options && (variantsChange || !sameOptions(optionsOf(existing.options), options))) await inPart('product', () => setProductOptions(t, storeId, existing.id, options));
   if (seo && !sameSeo(existing.seo, seo)) await inPart('seo', () => setSeo(t, storeId, existing.id, seo));
+  // Last, against the options and type as the row leaves them.
+  if (translations) await inPart('translations', () => inFileNames(row.translations, () => updateProduct(t, storeId, existing.id, { translations })));
   return t.outbox.length > mark ? 'updated' : 'unchanged';
+}
+
+/**
+ * The translations of new products, through the product write's own (checked in prepareCreate; a translated slug
+ * taken meanwhile fails the batch's insert, whose creates then go one by one, so its row alone is rejected).
+ */
+async function writeCreatedTranslations(t: TransactionContext, storeId: string, creates: PreparedCreate[]) {
+  const translated = creates.flatMap((c) => {
+    const input = c.row.translations && changedTranslations(c.row.translations, []);
+    return input ? [{ c, input }] : [];
+  });
+  if (!translated.length) return;
+  const store = await lockedStoreLocales(t, storeId);
+  for (const { c, input } of translated) {
+    const product = { id: c.id, storeId, mode: t.mode, options: c.options, productTypeId: c.attributes?.productTypeId ?? null };
+    await inPart('translations', () => inFileNames(c.row.translations, () => writeProductTranslations(t, store, product, input, { replace: false, names: IN_PRODUCT_WRITE })));
+  }
 }
 
 export { ImportFileError };

@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { COLUMNS, IGNORED_COLUMNS, PRICE_COLUMN, PRICES_KEY, type RowError, type TransferFormat } from './format';
+import { headerKey, translationColumn, TRANSLATIONS_KEY } from './translations';
 
 /** File errors: the file as a whole cannot be read (or is over a limit). */
 const FILE_ERROR_CODES = ['invalid_encoding', 'empty_file', 'missing_header', 'unknown_column', 'duplicate_column', 'malformed_csv', 'line_too_long', 'too_many_rows'] as const;
@@ -112,11 +113,17 @@ function checkHeader(header: string[], opts: ReadOptions): string[] {
   const seen = new Set<string>();
   for (const c of header) {
     if (c === '') throw new ImportFileError('missing_header', 'The header row has an empty column name; the first row must name the columns (e.g. name,price,category_slugs)', 1);
-    if (!KNOWN.has(c) && !PRICE_COLUMN.test(c)) {
-      throw new ImportFileError('unknown_column', `Unknown column "${c}" in the header; the columns are ${COLUMNS.join(', ')}, and price:XXX and compare_at_price:XXX for a further currency XXX`, 1);
+    if (!KNOWN.has(c) && !PRICE_COLUMN.test(c) && !translationColumn(c)) {
+      throw new ImportFileError(
+        'unknown_column',
+        `Unknown column "${c}" in the header; the columns are ${COLUMNS.join(', ')}, price:XXX and compare_at_price:XXX for a further currency XXX, and translations as name:de (docs/import-export.md)`,
+        1,
+      );
     }
-    if (seen.has(c.toUpperCase())) throw new ImportFileError('duplicate_column', `The column "${c}" appears twice in the header`, 1);
-    seen.add(c.toUpperCase());
+    // A currency's columns in any case, a locale's in any spelling of its tag, are one column.
+    const key = translationColumn(c) ? headerKey(c) : c.toUpperCase();
+    if (seen.has(key)) throw new ImportFileError('duplicate_column', `The column "${c}" appears twice in the header`, 1);
+    seen.add(key);
   }
   for (const c of IGNORED_COLUMNS) if (seen.has(c)) opts.onWarning?.(ignoredWarning(c));
   return header;
@@ -149,8 +156,8 @@ async function* jsonlRecords(text: AsyncIterable<string>, opts: ReadOptions): As
       if ((IGNORED_COLUMNS as readonly string[]).includes(k)) {
         if (!warned) opts.onWarning?.({ ...ignoredWarning(k), row: line });
         warned = true;
-      } else if (!KNOWN.has(k) && k !== PRICES_KEY) {
-        yield { row: line, error: { row: line, field: k, code: 'unknown_field', message: `unknown field; the fields are ${COLUMNS.join(', ')}, ${PRICES_KEY}` } };
+      } else if (!KNOWN.has(k) && k !== PRICES_KEY && k !== TRANSLATIONS_KEY) {
+        yield { row: line, error: { row: line, field: k, code: 'unknown_field', message: `unknown field; the fields are ${COLUMNS.join(', ')}, ${PRICES_KEY}, ${TRANSLATIONS_KEY}` } };
         return;
       } else record[k] = v;
     }
