@@ -209,3 +209,39 @@ test('row errors name the cell: CSV columns, JSON Lines paths; a locale the stor
     '3 translations invalid_type',
   ]);
 });
+
+test.each(['csv', 'jsonl'] as const)('a translated catalog with prices in further currencies survives a %s round trip into another store', async (format) => {
+  const shop = async () => {
+    const s = await createStoreFixture({ currency: 'EUR' });
+    expect((await req(s, 'POST', '/locales', { locale: 'de' })).status).toBe(201);
+    for (const currency of ['JPY', 'KWD']) expect((await req(s, 'POST', '/currencies', { currency })).status).toBe(201);
+    return s;
+  };
+  const s = await shop();
+  const made = [
+    { name: 'Green tea', price: 12, category_slugs: ['shoes'], prices: [{ currency: 'JPY', amount: '1800' }, { currency: 'KWD', amount: '1.250', compare_at_amount: '1.500' }], translations: { de: { name: 'Grüner Tee' } } },
+    { name: 'Tea pot', price: 30, category_slugs: ['shoes'], prices: [{ currency: 'KWD', amount: '9.000' }], translations: { de: { name: 'Teekanne', seo: { slug: 'teekanne' } } } },
+    { name: 'Tea mug', price: 8, category_slugs: ['shoes'] },
+  ];
+  for (const body of made) expect((await req(s, 'POST', '/products', body)).status).toBe(201);
+  const shown = async (store: StoreFixture) => {
+    const list = await req(store, 'GET', '/products?per_page=100&sort=name');
+    return Promise.all(
+      list.body.data.map(async (p: { id: string }) => {
+        const { name, price, prices, translations } = (await req(store, 'GET', `/products/${p.id}`)).body.data;
+        return { name, price, prices, translations: Object.fromEntries(Object.entries(translations as Record<string, Record<string, unknown>>).map(([l, { updated_at: _u, ...rest }]) => [l, rest])) };
+      }),
+    );
+  };
+  const before = await shown(s);
+  expect(before[0]).toMatchObject({ name: 'Green tea', prices: [{ currency: 'JPY', amount: '1800' }, { currency: 'KWD', amount: '1.250', compare_at_amount: '1.500' }], translations: { de: { name: 'Grüner Tee' } } });
+  const file = await exported(s, format);
+  if (format === 'csv') {
+    const header = parse(file, { to_line: 1 })[0] as string[];
+    expect(header).toEqual(expect.arrayContaining(['price:JPY', 'compare_at_price:JPY', 'price:KWD', 'compare_at_price:KWD', 'name:de', 'slug:de']));
+  }
+  const other = await shop();
+  const copied = await imported(other, withoutIds(file, format), { format });
+  expect(copied).toMatchObject({ status: 'succeeded', counts: { created: 3, rejected: 0 }, errors: [] });
+  expect(await shown(other)).toEqual(before);
+});
