@@ -7,7 +7,6 @@ import { notFound } from '../../platform/errors';
 import { allows } from '../../access/auth/authorization';
 import { listProductIdsAfter, type ProductFilter } from '../services/productList';
 import { COLUMNS, csvCells, type ExportRow, exportRecord, priceColumns, type TransferFormat } from './format';
-import { storeLocalesOf } from '../services/translations';
 import type { ProductTranslation } from '../services/translationRows';
 import { exportedTranslations, translationCells, translationColumns, TRANSLATIONS_KEY } from './translations';
 
@@ -33,8 +32,9 @@ export async function* exportProducts(ctx: RequestContext, storeId: string, filt
   let page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE }, 'created_at');
   // CSV has a price column pair per further currency of the store and a column per translated field and further
   // locale; JSON Lines nests every price in `prices` and the translations in `translations` (when it has locales).
-  const { currencies } = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currencies: true } });
-  const { locales } = await storeLocalesOf(ctx.db, storeId);
+  const store = await ctx.db.store.findUnique({ where: { id: storeId }, select: { currencies: true, locales: true } });
+  if (!store) throw notFound('Store');
+  const { currencies, locales } = store;
   if (format === 'csv') yield stringify([[...COLUMNS, ...priceColumns(currencies), ...translationColumns(locales)]]);
   // A credential that may read the catalog but not cost (an API key) exports the variants without it.
   const withCost = allows(ctx.principal, 'readCost', storeId);
