@@ -8,6 +8,7 @@ import type { RequestContext } from '../../platform/context';
 import { canonicalLocale, localeChain, type LocaleRequest } from '../../kernel/locales';
 import { validationError } from '../../platform/errors';
 import type { ProductOption } from './options';
+import { generatedVariantTitle } from './optionRules';
 import { type OptionTranslations, type ProductTranslation, productTranslationsFor } from './translationRows';
 
 /**
@@ -110,8 +111,8 @@ export function localizeProduct(p: ProductText, chain: readonly string[], transl
     const source = (v.options ?? {}) as Record<string, string>;
     const entries = Object.entries(source).map(([n, value]) => [optionName.get(n) ?? n, optionValue.get(n)?.get(value) ?? value] as const);
     // A title generated from the options ("M / Red") follows their translations; one the merchant wrote stays.
-    const generated = v.title === Object.values(source).join(' / ');
-    return { title: generated ? entries.map(([, value]) => value).join(' / ') : v.title, options: Object.fromEntries(entries) };
+    const generated = v.title === generatedVariantTitle(Object.values(source));
+    return { title: generated ? generatedVariantTitle(entries.map(([, value]) => value)) : v.title, options: Object.fromEntries(entries) };
   };
   return { name, description, options, attributes, variant, locale: chain.find((l) => used.has(l)) ?? chain.at(-1)! };
 }

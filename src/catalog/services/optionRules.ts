@@ -13,6 +13,12 @@ export interface ProductOption {
   values: string[];
 }
 
+/**
+ * The title a variant gets from its option values, in order ("M / Red"): generating variants writes it, and a
+ * storefront read in another language rebuilds it from the translated values (a title the merchant wrote stays).
+ */
+export const generatedVariantTitle = (values: readonly string[]) => values.join(' / ');
+
 /** Option names and values are told apart without case: "Size" and "size" are one option. */
 export const fold = (s: string) => s.toLowerCase();
 

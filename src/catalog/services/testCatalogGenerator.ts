@@ -35,6 +35,7 @@ import { withIncludes } from '../../platform/db/queryMerge';
 import { parseInput } from '../../platform/validation';
 import { emitProductEvent, searchText } from './products';
 import { optionsKey } from './options';
+import { generatedVariantTitle } from './optionRules';
 import { PRODUCT_VIEW_INCLUDE } from './views';
 import { minorUnits } from '../../kernel/money';
 import type { StoredPrices } from './prices';
@@ -240,7 +241,7 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
           productId: id,
           mode: 'test',
           sku: skus[i],
-          title: Object.values(combo).join(' / '),
+          title: generatedVariantTitle(Object.values(combo)),
           options: combo,
           optionsKey: optionsKey(combo),
           price: money(variantPrice),

@@ -19,6 +19,7 @@ import { parseInput, withOpaqueKeysInMessages } from '../../platform/validation'
 import { PricesInput, samePrices, storePriceErrors } from './prices';
 import { productTypeForWrite, unknownReferenceErrors } from './attributeDefinitions';
 import { type AttributeReference, variantAttributeErrors } from './attributeValues';
+import { generatedVariantTitle } from './optionRules';
 import { extendOptions, OptionName, optionsKey, optionsOf, OptionValue, type ProductOption, sameOptions, TOO_MANY_OPTIONS, variantOptionErrors } from './options';
 
 const { variantsPerProduct } = CATALOG_LIMITS;
@@ -508,7 +509,7 @@ export async function generateVariants(ctx: RequestContext, storeId: string, pro
       }
       if (!missing.length) return [];
       const start = existing.reduce((max, v) => Math.max(max, v.position + 1), 0);
-      const rows = missing.map((options, i) => ({ options, position: start + i, sku: sku.render(options, start + i), title: Object.values(options).join(' / ') }));
+      const rows = missing.map((options, i) => ({ options, position: start + i, sku: sku.render(options, start + i), title: generatedVariantTitle(Object.values(options)) }));
       generated = rows.map((r) => r.sku);
       const errors: FieldError[] = [];
       const long = rows.filter((r) => r.sku.length > 100);
