@@ -6,8 +6,8 @@
  * "compare_at_amount": null}}, rather than a table of price rows: every read of a product (list page, read,
  * event, export) shows its prices, and a column comes with the row at no extra statement or join; a write
  * replaces the list with the product's version. A list sorted or filtered by price in a further currency reads
- * the amount from the column (`prices -> 'EUR' ->> 'amount'`), which no index serves: bench/results/currencies.md
- * has what that costs.
+ * product_currency_prices, a row per product and currency kept from the column by triggers, whose index serves
+ * both (productList.ts; bench/results/currencies.md has the figures).
  */
 
 import { z } from 'zod';
