@@ -23,7 +23,7 @@ import { Prisma } from '../../src/platform/db/client';
 import { paginationLinks } from '../../src/api/rest/params';
 import { IMAGE_TYPES } from '../../src/catalog/services/imageTypes';
 import { totalOf } from '../../src/catalog/services/productList';
-import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, pool, query, READ_PATH, serveBaseline } from './common';
+import { authorize, listPageQuery, baseUrlOf, HttpError, LIST_PATH, pool, PRODUCT_TRANSLATIONS_SQL, query, READ_PATH, serveBaseline } from './common';
 
 /**
  * Generic plans: the list statement's custom plan costs more to plan (~0.8 ms on the 10k catalog: the page statement
@@ -52,6 +52,8 @@ const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"H
  */
 const productJson = (baseUrl: string) => `json_build_object(
     'id', p.id, 'name', p.name, 'description', p.description, 'price', p.price::float8, 'currency', s.currency,
+    'prices', (SELECT coalesce(json_agg(json_build_object('currency', e.key, 'amount', e.value->>'amount', 'compare_at_amount', e.value->>'compare_at_amount') ORDER BY e.key), '[]')
+      FROM jsonb_each(p.prices) e),
     'inventory_quantity', p.inventory_quantity, 'low_stock_threshold', p.low_stock_threshold,
     'status', p.status, 'is_active', p.status = 'active',
     'published_at', ${iso('p.published_at')}, 'publish_at', ${iso('p.publish_at')}, 'unpublish_at', ${iso('p.unpublish_at')},
@@ -64,7 +66,8 @@ const productJson = (baseUrl: string) => `json_build_object(
         'mime_type', i.mime_type, 'size_bytes', i.size_bytes, 'sha256', i.sha256, 'alt', i.alt, 'position', i.position
       ) ORDER BY i.position, i.created_at), '[]') FROM product_images i WHERE i.product_id = p.id),
     'seo', (SELECT json_build_object('title', x.title, 'description', x.description, 'slug', x.slug, 'canonical_url', x.canonical_url,
-        'og_image_url', x.og_image_url, 'noindex', x.noindex, 'updated_at', ${iso('x.updated_at')}) FROM product_seo x WHERE x.product_id = p.id)
+        'og_image_url', x.og_image_url, 'noindex', x.noindex, 'updated_at', ${iso('x.updated_at')}) FROM product_seo x WHERE x.product_id = p.id),
+    'translations', ${PRODUCT_TRANSLATIONS_SQL}
   )`;
 
 /** Placeholder for the origin parameter inside productJson(), replaced by a Prisma parameter below. */

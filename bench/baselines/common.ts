@@ -94,12 +94,22 @@ const selected = new Set(fragment.selectionSet.selections.map((s) => (s as Field
 
 const iso = (v: string | Date | null) => (v == null ? null : new Date(v).toISOString());
 
+/** A product's translations as its `translations` field shows them ({"de": {…}}), built by PostgreSQL from row `p`. */
+export const PRODUCT_TRANSLATIONS_SQL = `(SELECT coalesce(json_object_agg(t.locale, json_build_object(
+    'name', t.name, 'description', t.description, 'seo', json_build_object('title', t.seo_title, 'description', t.seo_description, 'slug', t.slug),
+    'options', t.options, 'attributes', t.attributes, 'outdated', cardinality(t.outdated_fields) > 0, 'outdated_fields', t.outdated_fields,
+    'updated_at', to_char(t.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY t.locale), '{}')
+  FROM product_translations t WHERE t.product_id = p.id)`;
+
 const PRODUCTS_SQL = `
   SELECT p.id::text AS id, p.name, p.description, p.price::text AS price, s.currency, p.inventory_quantity, p.low_stock_threshold,
     p.status::text AS status, p.published_at, p.publish_at, p.unpublish_at, p.tags, p.options, p.product_type_id::text AS product_type_id,
     p.attributes, p.version, p.created_at, p.updated_at,
     ARRAY(SELECT c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id ORDER BY c.slug COLLATE "C") AS category_slugs,
-    (SELECT count(*) FROM variants v WHERE v.product_id = p.id)::int AS variants_count
+    (SELECT count(*) FROM variants v WHERE v.product_id = p.id)::int AS variants_count,
+    (SELECT coalesce(json_agg(json_build_object('currency', e.key, 'amount', e.value->>'amount', 'compareAtAmount', e.value->>'compare_at_amount') ORDER BY e.key), '[]')
+      FROM jsonb_each(p.prices) e) AS prices,
+    ${PRODUCT_TRANSLATIONS_SQL} AS translations
     ${selected.has('images') ? `, (SELECT coalesce(json_agg(json_build_object('id', i.id, 'productId', i.product_id, 'sha256', i.sha256, 'mimeType', i.mime_type, 'width', i.width, 'height', i.height, 'sizeBytes', i.size_bytes, 'alt', i.alt, 'position', i.position, 'createdAt', i.created_at) ORDER BY i.position, i.created_at), '[]') FROM product_images i WHERE i.product_id = p.id) AS images` : ''}
     ${selected.has('seo') ? `, (SELECT json_build_object('title', x.title, 'description', x.description, 'slug', x.slug, 'canonicalUrl', x.canonical_url, 'ogImageUrl', x.og_image_url, 'noindex', x.noindex, 'updatedAt', x.updated_at) FROM product_seo x WHERE x.product_id = p.id) AS seo` : ''}
     ${selected.has('variants') ? `, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'options', v.options, 'price', v.price::text, 'inventoryQuantity', v.inventory_quantity, 'position', v.position, 'createdAt', v.created_at, 'updatedAt', v.updated_at) ORDER BY v.position, v.sku), '[]') FROM variants v WHERE v.product_id = p.id) AS variants` : ''}
@@ -123,6 +133,7 @@ export async function productsByIds(ids: string[], storeId: string, baseUrl: str
         description: r.description,
         price: r.price,
         currency: r.currency,
+        prices: r.prices,
         inventoryQuantity: r.inventory_quantity,
         lowStockThreshold: r.low_stock_threshold,
         status: r.status,
@@ -141,6 +152,7 @@ export async function productsByIds(ids: string[], storeId: string, baseUrl: str
         updatedAt: iso(r.updated_at),
         images: r.images?.map((i: Record<string, any>) => ({ ...i, url: imageUrl(baseUrl, i as { sha256: string; mimeType: string }), createdAt: iso(i.createdAt) })),
         seo: r.seo ? { ...r.seo, updatedAt: iso(r.seo.updatedAt) } : r.seo,
+        translations: r.translations,
         variants: r.variants?.map((v: Record<string, any>) => ({ ...v, createdAt: iso(v.createdAt), updatedAt: iso(v.updatedAt) })),
       },
     ];
