@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE, listChanges } from '../services/history';
 import { assertAgreesWithRequest, ServiceMode } from '../../api/graphql/modes';
 import { builder, capability } from '../../api/graphql/builder';
+import { FieldChange } from '../../api/graphql/fieldChange';
 
 const ChangeResourceType = builder.enumType('ChangeResourceType', { values: RESOURCE_TYPES });
 const ChangeSource = builder.enumType('ChangeSource', { values: EVENT_SOURCES, description: 'The entry point a change came in by' });
@@ -20,15 +21,6 @@ const ChangeResource = builder.simpleObject('ChangeResource', {
     type: t.field({ type: ChangeResourceType }),
     id: t.id(),
     version: t.int({ nullable: true, description: "The resource's version after the change (products); null for resources without versions" }),
-  }),
-});
-
-const FieldChange = builder.simpleObject('FieldChange', {
-  description: 'One changed field: its value before and after, as the REST API shows it.',
-  fields: (t) => ({
-    field: t.string(),
-    previous: t.field({ type: 'JSON', nullable: true }),
-    next: t.field({ type: 'JSON', nullable: true }),
   }),
 });
 
