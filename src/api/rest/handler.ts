@@ -36,6 +36,12 @@ function restFingerprint(method: string, url: URL, r: RestRequest, variables: Re
   return fingerprintOf({ method, path: url.pathname, query, body: multipart ? forFingerprint(variables) : r.body });
 }
 
+/** staged=true on a write that changes the current version only. */
+const writeNotStageable = () =>
+  new AppError('not_stageable', 'This write cannot be staged: send it without staged=true', {
+    errors: [{ field: 'staged', code: 'not_stageable', message: 'this write changes the current version only (docs/staged-changes.md lists the writes that can be staged)' }],
+  });
+
 /**
  * Runs a matched REST route: reads the body, maps the request to the route's
  * GraphQL variables, runs the precompiled operation through the pipeline (the
@@ -44,12 +50,6 @@ function restFingerprint(method: string, url: URL, r: RestRequest, variables: Re
  * become one problem document. `seen.route` is set to the matched route's path
  * pattern (the metrics' label).
  */
-/** staged=true on a write that changes the current version only. */
-const writeNotStageable = () =>
-  new AppError('not_stageable', 'This write cannot be staged: send it without staged=true', {
-    errors: [{ field: 'staged', code: 'not_stageable', message: 'this write changes the current version only (docs/staged-changes.md lists the writes that can be staged)' }],
-  });
-
 export async function handleRest(
   pipeline: Pipeline,
   routes: CompiledRoute[],
