@@ -102,7 +102,12 @@ describe('publishing with scope=prices', () => {
     await api.post(p.id, '/staged/publish', { scope: 'prices' });
     const types = (await api.history(p.id)).map((e) => e.type);
     expect(types.slice(-5)).toEqual(['product.staged', 'product.staged', 'product.updated', 'product.variants_updated', 'product.staged_published']);
-    const published = (await api.history(p.id)).find((e) => e.type === 'product.staged_published');
+    // Staged edits are marked apart from live ones, and filterable.
+    const staged = await api.history(p.id, '?staged=true');
+    expect(staged.map((e) => [e.type, e.staged])).toEqual([['product.staged', true], ['product.staged', true]]);
+    expect(staged[0].changes).toEqual([{ field: 'price', previous: 20, next: 9 }]);
+    expect((await api.history(p.id, '?staged=false')).every((e) => !e.staged && e.type !== 'product.staged')).toBe(true);
+    const [published] = await api.history(p.id, '?type=product.staged_published');
     expect(published.data).toMatchObject({ price: 9, scope: 'prices', has_staged_changes: false });
     expect(published.changes).toEqual([
       { field: 'price', previous: 20, next: 9 },
@@ -119,7 +124,7 @@ describe('discarding', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Trail Shoe', has_staged_changes: false });
     expect((await api.get(p.id, '/staged')).body.data.name).toBe('Trail Shoe');
-    const discarded = (await api.history(p.id)).find((e) => e.type === 'product.staged_discarded');
+    const [discarded] = await api.history(p.id, '?type=product.staged_discarded');
     expect(discarded.changes).toEqual([{ field: 'name', previous: 'Never shown', next: 'Trail Shoe' }]);
   });
 

@@ -1,5 +1,5 @@
 /** Recorded changes and webhook endpoints as clients see them (REST, the CLI, webhook payloads). */
-import type { DomainEvent } from '../../kernel/events';
+import { type DomainEvent, isStagedEdit } from '../../kernel/events';
 import { secretHint } from '../webhooks/signing';
 
 /** A recorded change as the REST history shows it. */
@@ -15,6 +15,7 @@ export const changeView = (e: DomainEvent) => ({
   resource: e.resource,
   data: e.data,
   changes: e.changes,
+  staged: isStagedEdit(e.type),
 });
 
 /** A webhook endpoint: the secret never, only its last characters (`secret_hint`). */
