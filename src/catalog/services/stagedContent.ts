@@ -75,16 +75,15 @@ const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (
 
 /** The product's content as its rows hold it now (in the transaction: an overlay or a write shows). */
 export async function readContent(t: TransactionContext, productId: string): Promise<StagedContent> {
-  const [p, categories, seo, images, variants] = await Promise.all([
-    t.tx.product.findUniqueOrThrow({
-      where: { id: productId },
-      select: { name: true, description: true, price: true, prices: true, tags: true, productTypeId: true, attributes: true, options: true },
-    }),
-    t.tx.productCategory.findMany({ where: { productId }, select: { categoryId: true } }),
-    t.tx.seo.findUnique({ where: { productId }, select: { title: true, description: true, slug: true, canonicalUrl: true, ogImageUrl: true, noindex: true } }),
-    t.tx.productImage.findMany({ where: { productId }, select: { id: true, alt: true, position: true } }),
-    t.tx.variant.findMany({ where: { productId } }),
-  ]);
+  // One after the other: they share the transaction's connection.
+  const p = await t.tx.product.findUniqueOrThrow({
+    where: { id: productId },
+    select: { name: true, description: true, price: true, prices: true, tags: true, productTypeId: true, attributes: true, options: true },
+  });
+  const categories = await t.tx.productCategory.findMany({ where: { productId }, select: { categoryId: true } });
+  const seo = await t.tx.seo.findUnique({ where: { productId }, select: { title: true, description: true, slug: true, canonicalUrl: true, ogImageUrl: true, noindex: true } });
+  const images = await t.tx.productImage.findMany({ where: { productId }, select: { id: true, alt: true, position: true } });
+  const variants = await t.tx.variant.findMany({ where: { productId } });
   return {
     product: { ...p, price: p.price.toString() },
     categoryIds: categories.map((c) => c.categoryId).sort(),
