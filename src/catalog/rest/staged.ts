@@ -1,7 +1,6 @@
 /** REST for a product's staged version: ?staged= and ?apply_to= on writes, and the …/staged routes. */
 
-import { AppError } from '../../platform/errors';
-import { requireObject } from '../../api/rest/body';
+import { requireObject, RestInputError } from '../../api/rest/body';
 import { enumParam } from '../../api/rest/params';
 import { jsonContent, problemResponse, schemaRef } from '../../api/rest/openapi';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
@@ -50,11 +49,7 @@ const scopeParameter = {
 function publishVariables(r: RestRequest) {
   const body = r.body === undefined || r.body === null || r.body === '' ? {} : requireObject(r.body);
   const unknown = Object.keys(body).filter((k) => !['publish_at', 'scope', 'version'].includes(k));
-  if (unknown.length) {
-    throw new AppError('validation_failed', `${unknown.join(', ')}: not a known field (known: publish_at, scope, version)`, {
-      errors: unknown.map((field) => ({ field, code: 'unknown_field', message: 'is not a known field (known: publish_at, scope, version)' })),
-    });
-  }
+  if (unknown.length) throw new RestInputError(unknown.map((field) => ({ field, code: 'unknown_field', message: 'is not a known field (known: publish_at, scope, version)' })));
   const scope = enumParam(r.query, 'scope', ['all', 'prices'] as const) ?? (body.scope as string | undefined);
   return {
     storeId: r.params.storeId,
