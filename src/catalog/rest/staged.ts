@@ -79,6 +79,8 @@ export const stagedRoutes: RestRoute[] = [
       return { ...answer, body: { ...answer.body, meta } };
     },
     openapi: {
+      description:
+        "The product as its staged version shows it (commercetools' staged projection): the current product with the staged writes over it, in the product's own representation and with its ETag. Without staged changes it is the current product. `meta` says when the staged version was last written, by whom, and whether a publish is scheduled. docs/staged-changes.md",
       parameters: [productIdParameter],
       responses: {
         '200': {
@@ -101,6 +103,8 @@ export const stagedRoutes: RestRoute[] = [
     variables: ({ params }) => ({ storeId: params.storeId, id: params.productId }),
     respond: (data) => ({ body: { data: data.stagedProduct.changes } }),
     openapi: {
+      description:
+        'What publishing would change, field by field, in the change history\'s form ({field, previous, next}): product fields by their REST names (prices per currency as prices.EUR), variant fields as variants.<variant id>.<field>. Empty without staged changes.',
       parameters: [productIdParameter],
       responses: {
         '200': { description: 'One entry per changed field ([] without staged changes)', content: jsonContent({ type: 'object', properties: { data: { type: 'array', items: FieldChangeSchema } } }) },
@@ -121,6 +125,8 @@ export const stagedRoutes: RestRoute[] = [
     variables: publishVariables,
     respond: (data) => productResponse(data.publishStagedProduct),
     openapi: {
+      description:
+        'Writes the staged changes to the current product as one live write (a new version, product.updated and product.variants_updated as the live writes record them, then product.staged_published). scope=prices publishes only the price fields and leaves the rest staged. With `publish_at` in the body, the scheduler publishes at that time instead (null cancels). Without staged changes nothing is written.',
       parameters: [productIdParameter, ifMatch, scopeParameter],
       requestBody: {
         required: false,
@@ -158,6 +164,7 @@ export const stagedRoutes: RestRoute[] = [
     variables: (r) => ({ storeId: r.params.storeId, id: r.params.productId, expectedVersion: expectedVersion(r, {}) }),
     respond: (data) => productResponse(data.discardStagedProduct),
     openapi: {
+      description: 'Drops the staged version (and a scheduled publish of it): a new product version with product.staged_discarded, whose changes list what was dropped. Without staged changes nothing is written.',
       parameters: [productIdParameter, ifMatch],
       responses: {
         '200': productAnswer('The current product, without staged changes'),

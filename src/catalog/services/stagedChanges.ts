@@ -14,7 +14,7 @@ import { actorOf, emit, transaction, type TransactionContext } from '../../platf
 import { fieldChanges } from '../../platform/outbox/fieldChanges';
 import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { catalogOf } from './catalogScope';
-import { emitProductEvent, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
+import { BEFORE_PRODUCT_WRITE, emitProductEvent, type GuardedContext, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
 import { withPriceChangesPerCurrency } from './prices';
 import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow, variantView } from './views';
 import { contentToPublish, productColumns, type PublishScope, readContent, sameContent, type StagedContent, writeContentParts } from './stagedContent';
@@ -104,7 +104,7 @@ function withStagedFlag<T>(result: T, hasStagedChanges: boolean): T {
  * - live, while the product has staged changes, changing anything staged: 409 staged_changes_pending, unless
  *   `applyTo` both, which runs the write on the current product and then on the staged version, in one transaction.
  * - otherwise: the live write as it is.
- * `write(ctx, checkVersion)` runs the service; checkVersion false on a second pass, whose version the first checked.
+ * `write(ctx, checkVersion)` runs the service in `ctx`; checkVersion false on a second pass, whose version the first checked.
  */
 export async function productWrite<T>(
   ctx: RequestContext,
@@ -112,7 +112,7 @@ export async function productWrite<T>(
   productId: string,
   target: WriteTarget,
   check: StagedWriteCheck,
-  write: (t: TransactionContext, checkVersion: boolean) => Promise<T>,
+  write: (ctx: RequestContext, checkVersion: boolean) => Promise<T>,
 ): Promise<T> {
   if (target.staged && target.applyTo === 'both') {
     throw new AppError('validation_failed', 'apply_to: both is for a live write (staged=false)', {
@@ -120,11 +120,20 @@ export async function productWrite<T>(
     });
   }
   if (target.staged && check.unstageable.length) throw notStageable(check.unstageable);
+  if (!target.staged && target.applyTo !== 'both') {
+    // The usual live write, in its own transaction: the rule is checked on the product it locks.
+    const guarded: GuardedContext = {
+      ...ctx,
+      [BEFORE_PRODUCT_WRITE]: (product) => {
+        if (product.id === productId && product.hasStagedChanges && check.touchesStaged) throw stagedChangesPending();
+      },
+    };
+    return write(guarded, true);
+  }
   return transaction(ctx, async (t) => {
     const product = await lockProduct(t, storeId, productId);
     if (!target.staged) {
       if (!product.hasStagedChanges || !check.touchesStaged) return write(t, true);
-      if (target.applyTo !== 'both') throw stagedChangesPending();
       const staged = await stagedRowOf(t, product);
       const result = await write(t, true);
       const moved = await t.tx.product.findUniqueOrThrow({ where: { id: productId }, select: { version: true } });

@@ -11,7 +11,7 @@ const CHANGE_FIELDS = `
   edges { cursor node {
     id type occurred_at: occurredAt store_id: storeId mode
     actor { kind id name } source request_id: requestId
-    resource { type id version } data changes { field previous next } staged
+    resource { type id version } staged data changes { field previous next }
   } }
   pageInfo { hasNextPage endCursor }`;
 

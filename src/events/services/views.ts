@@ -13,9 +13,9 @@ export const changeView = (e: DomainEvent) => ({
   source: e.source,
   request_id: e.requestId,
   resource: e.resource,
+  staged: isStagedEdit(e.type),
   data: e.data,
   changes: e.changes,
-  staged: isStagedEdit(e.type),
 });
 
 /** A webhook endpoint: the secret never, only its last characters (`secret_hint`). */
