@@ -1,7 +1,10 @@
 import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
-import { createProduct, expectProblem } from '../products/helpers';
+import { createProduct, expectProblem, productPath } from '../products/helpers';
+import { csv } from '../bulk/helpers';
+import { filePart, form } from '../images/images';
+import { testWorker } from '../helpers/webhooks';
 import { productCalls } from './helpers';
 
 let t: TestServer;
@@ -164,5 +167,27 @@ describe('other writes that can be staged', () => {
     const res = await t.request('PATCH', `${api.path(p.id, '/variants')}?staged=true`, { token: a.ownerToken, body: { variants: [{ id, price: 3, inventory_quantity: 1, sku: 'X' }] } });
     const problem = expectProblem(res, 422, 'not_stageable');
     expect(problem.errors!.map((e) => e.field).sort()).toEqual(['variants.0.inventory_quantity', 'variants.0.sku']);
+  });
+});
+
+describe('an import of a product with staged changes', () => {
+  it('rejects a row that changes something staged, and writes a row that changes only stock', async () => {
+    const p = await withStagedName();
+    const q = await withStagedName();
+    const file = csv(['id', 'price', 'inventory_quantity'], [
+      [p.id, '12', ''],
+      [q.id, '', '9'],
+    ]);
+    const res = await t.request('POST', `${productPath(a.storeId, '').slice(0, -1)}/imports`, {
+      token: a.ownerToken,
+      rawBody: form([filePart(Buffer.from(file), 'products.csv', 'text/csv', 'file'), { name: 'error_policy', value: 'reject_failed_rows' }]),
+    });
+    expect(res.status).toBe(202);
+    await testWorker(t).runOnce();
+    const job = (await t.request('GET', `${productPath(a.storeId, '').slice(0, -1)}/imports/${res.body.data.id}`, { token: a.ownerToken })).body.data;
+    expect(job).toMatchObject({ status: 'succeeded', counts: { updated: 1, rejected: 1 } });
+    expect(job.errors).toEqual([{ row: 2, field: 'id', code: 'staged_changes_pending', message: expect.any(String) }]);
+    expect((await api.get(p.id)).body.data.price).toBe(40);
+    expect((await api.get(q.id)).body.data).toMatchObject({ inventory_quantity: 9, has_staged_changes: true });
   });
 });
