@@ -1,6 +1,7 @@
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, expectGqlError, gqlData } from '../products/helpers';
+import { filePart, makeImage, restUpload } from '../images/images';
 
 let t: TestServer;
 let a: StoreFixture;
@@ -83,5 +84,31 @@ describe('staged changes over GraphQL', () => {
       ['product.created', false],
     ]);
     expect(types[0].changes).toEqual([{ field: 'name', previous: 'One', next: 'Two' }]);
+  });
+});
+
+describe('staged image order and alt texts', () => {
+  const ARRANGE = `mutation($storeId: ID!, $productId: ID!, $images: [ProductImageArrangement!]!, $staged: Boolean) {
+    arrangeProductImages(storeId: $storeId, productId: $productId, images: $images, staged: $staged) { id alt position } }`;
+  const IMAGES = `query($storeId: ID!, $id: ID!) { product(storeId: $storeId, id: $id) { images { id alt } } stagedProduct(storeId: $storeId, id: $id) { product { images { id alt } } changes { field } } }`;
+
+  it('arranges the staged version only, until published', async () => {
+    const p = await createProduct(t, a, { name: 'Pictured' });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await restUpload(t, a.storeId, a.ownerToken, [{ name: 'product_id', value: p.id }, filePart(await makeImage('png', 10 + i, 10), `p${i}.png`, 'image/png')]);
+      ids.push(res.body.data.id);
+    }
+    const staged = gqlData(await gql(ARRANGE, { productId: p.id, images: [{ id: ids[1], alt: 'Back' }, { id: ids[0] }], staged: true }));
+    expect(staged.arrangeProductImages).toEqual([
+      { id: ids[1], alt: 'Back', position: 0 },
+      { id: ids[0], alt: null, position: 1 },
+    ]);
+    const read = gqlData(await gql(IMAGES, { id: p.id }));
+    expect(read.product.images).toEqual([{ id: ids[0], alt: null }, { id: ids[1], alt: null }]);
+    expect(read.stagedProduct.product.images).toEqual([{ id: ids[1], alt: 'Back' }, { id: ids[0], alt: null }]);
+    expect(read.stagedProduct.changes).toEqual([{ field: 'images' }]);
+    gqlData(await gql(PUBLISH, { id: p.id }));
+    expect(gqlData(await gql(IMAGES, { id: p.id })).product.images).toEqual([{ id: ids[1], alt: 'Back' }, { id: ids[0], alt: null }]);
   });
 });

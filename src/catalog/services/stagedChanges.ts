@@ -16,7 +16,7 @@ import { violatedUniqueIndex } from '../../platform/db/uniqueIndex';
 import { catalogOf } from './catalogScope';
 import { BEFORE_PRODUCT_WRITE, emitProductEvent, type GuardedContext, productBeforeWrite, requireVersion, searchText, writeProductVersion } from './products';
 import { withPriceChangesPerCurrency } from './prices';
-import { PRODUCT_VIEW_INCLUDE, productView, type ProductViewRow, variantView } from './views';
+import { PRODUCT_VIEW_INCLUDE, productParts, productView, type ProductViewRow, variantView } from './views';
 import { contentToPublish, productColumns, type PublishScope, readContent, sameContent, type StagedContent, writeContentParts } from './stagedContent';
 
 type ProductQuery = { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect };
@@ -284,7 +284,9 @@ export async function publishStaged(
       else await t.tx.productStaged.delete({ where: { productId: id } });
       const full = (await t.tx.product.findUniqueOrThrow({ where: { id }, include: PRODUCT_VIEW_INCLUDE })) as ProductViewRow;
       const nextView = await fullView(t, id);
-      emitProductEvent(t, 'product.updated', full, { before });
+      // As a live write records it: product.updated when a product field changed (not for variant prices alone).
+      const published = productView(full, t.baseUrl);
+      if (fieldChanges({ ...published, ...productParts(before, t.baseUrl) }, published).length) emitProductEvent(t, 'product.updated', full, { before });
       if (JSON.stringify(previousView.variants) !== JSON.stringify(nextView.variants)) {
         emitProductEvent(t, 'product.variants_updated', full, { before, extra: { variants: nextView.variants }, previousExtra: { variants: previousView.variants } });
       }
@@ -292,7 +294,7 @@ export async function publishStaged(
         type: 'product.staged_published',
         storeId,
         resource: { type: 'product', id, version: full.version },
-        data: { ...productView(full, t.baseUrl), scope },
+        data: { ...published, scope },
         changes: stagedDifference(previousView, nextView),
       });
       return after;
