@@ -31,6 +31,7 @@ import { sendProblem, toProblem } from './api/rest/problem';
 import { handleRest } from './api/rest/handler';
 import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
+import { stagedRoutes } from './catalog/rest/staged';
 import { attributeRoutes } from './catalog/rest/attributes';
 import { localizationRoutes } from './catalog/rest/localization';
 import { translationRoutes } from './catalog/rest/translations';
@@ -53,7 +54,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...stagedRoutes, ...attributeRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

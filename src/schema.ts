@@ -12,6 +12,7 @@ import './catalog/graphql/options';
 import './catalog/graphql/seo';
 import './catalog/graphql/descriptions';
 import './catalog/graphql/images';
+import './catalog/graphql/staged';
 import './access/graphql/oauth';
 import './access/graphql/apiKeys';
 import './catalog/graphql/public';

@@ -184,6 +184,12 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ count: 1, ...extra }),
     prefix: '',
   },
+  publishStagedProduct: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}/staged/publish`,
+    valid: () => ({ scope: 'prices' }),
+    nest: (extra) => ({ scope: 'prices', ...extra }),
+    prefix: '',
+  },
   copyLiveProductsToTest: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/test-catalog/copy`,
     valid: () => ({ search: 'base' }),
@@ -206,10 +212,10 @@ for (const [twin, merchant] of Object.entries({
   BODY_ROUTES[twin] = { ...route, path: () => route.path().replace(`/api/v1/merchant/stores/${a.storeId}`, '/api/public/v1'), token: () => partnerKey };
 }
 
-/** Routes whose body is not JSON input: publish/unpublish, ping and resend take none; multipart routes (image upload, product import) are tested in test/images and test/bulk. */
+/** Routes whose body is not JSON input: publish/unpublish, discarding staged changes, ping and resend take none; multipart routes (image upload, product import) are tested in test/images and test/bulk. */
 const NO_JSON_INPUT = new Set([
   'publishProduct', 'unpublishProduct', 'pingWebhookEndpoint', 'resendWebhookMessage',
-  'publishPublicProduct', 'unpublishPublicProduct',
+  'publishPublicProduct', 'unpublishPublicProduct', 'discardStagedProduct',
 ]);
 
 describe('unknown fields: 422, code unknown_field, the field named as sent', () => {

@@ -260,8 +260,17 @@ export async function productBeforeWrite<I extends BeforeParts>(t: TransactionCo
   if (locked.length === 0) throw notFound('Product');
   const product = await t.tx.product.findFirst({ where: { id, ...catalogOf(t, storeId) }, include: parts });
   if (!product) throw notFound('Product');
+  (t as GuardedContext)[BEFORE_PRODUCT_WRITE]?.(product);
   return product;
 }
+
+/**
+ * A check a caller puts on its context for the product writes it runs (the staged changes' 409 rule,
+ * src/catalog/services/stagedChanges.ts): it sees the product as locked, before anything is written, in the write's
+ * own transaction. A symbol key, so that it travels with the context into the transaction and nowhere else.
+ */
+export const BEFORE_PRODUCT_WRITE = Symbol('beforeProductWrite');
+export type GuardedContext = RequestContext & { [BEFORE_PRODUCT_WRITE]?: (product: { id: string; hasStagedChanges: boolean }) => void };
 
 /** The relations a write may change, to read before it: each is one of the product view's. */
 type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_VIEW_INCLUDE)[K] } & { variants?: { select: { sku: true } } };
