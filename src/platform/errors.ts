@@ -59,6 +59,7 @@ export const STATUS_BY_CODE = {
   default_currency_not_removable: 409,
   locale_has_translations: 409,
   product_archived: 409,
+  collection_is_smart: 409,
   endpoint_disabled: 409,
   idempotency_key_in_progress: 409,
   precondition_failed: 412,

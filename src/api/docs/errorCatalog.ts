@@ -321,6 +321,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Set its status to draft or active with an update first, or create a new product.',
     example: 'An archived product cannot be published',
   },
+  collection_is_smart: {
+    meaning: "The collection is smart: its products follow its rules, so they are not added, removed or moved by hand.",
+    action: "Change the collection's rules, or make a manual collection for a hand-picked list.",
+    example: 'The collection is smart: its products follow its rules, they are not added, removed or moved by hand',
+  },
   endpoint_disabled: {
     meaning: 'The webhook endpoint is disabled, so messages cannot be resent, replayed or pinged to it.',
     action: 'Enable the endpoint (PATCH it with `"status": "enabled"`), then retry.',
