@@ -5,6 +5,8 @@ import { addCollectionProducts, moveCollectionProducts, removeCollectionProducts
 import { listCollectionProductIds } from '../services/collectionList';
 import { ALL_OPERATORS, RULE_FIELDS, type CollectionRule } from '../services/collectionRules';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import { PageMeta, pageMeta, ProductPage } from './products';
 
@@ -82,8 +84,14 @@ const collectionFields = (t: any, create: boolean) => ({
   sort: t.field({ type: CollectionSort, description: 'Default manual (manual collections) or newest (smart ones)' }),
   published: t.boolean({ description: 'Default false' }),
 });
-const CollectionCreateInput = builder.inputType('CollectionCreateInput', { fields: (t) => collectionFields(t, true) });
-const CollectionUpdateInput = builder.inputType('CollectionUpdateInput', { fields: (t) => collectionFields(t, false) });
+// Each field's own rules (the update's, all optional), so a type error and a rule error of one input come together;
+// the rules' own checks (against the store) are the service's.
+const fieldRules = inputRules((v) => {
+  const { title, slug, description, published } = v as Record<string, unknown>;
+  return fieldErrorsOf(collections.CollectionUpdateInput, present({ title, slug, description, published }));
+});
+const CollectionCreateInput = builder.inputType('CollectionCreateInput', { extensions: fieldRules, fields: (t) => collectionFields(t, true) });
+const CollectionUpdateInput = builder.inputType('CollectionUpdateInput', { extensions: fieldRules, fields: (t) => collectionFields(t, false) });
 const CollectionMoveInput = builder.inputType('CollectionMoveInput', {
   fields: (t) => ({
     productId: t.id({ required: true }),
