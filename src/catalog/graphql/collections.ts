@@ -22,8 +22,8 @@ const CollectionRuleOperator = builder.enumType('CollectionRuleOperator', { valu
 
 const CollectionRuleType = builder.objectRef<CollectionRule>('CollectionRule').implement({
   fields: (t) => ({
-    field: t.string({ resolve: (r) => r.field }),
-    operator: t.string({ resolve: (r) => r.operator }),
+    field: t.field({ type: CollectionRuleField, resolve: (r) => r.field }),
+    operator: t.field({ type: CollectionRuleOperator, resolve: (r) => r.operator }),
     value: t.string({ resolve: (r) => r.value }),
     attribute: t.string({ nullable: true, description: 'attribute rules: the attribute code', resolve: (r) => r.attribute ?? null }),
   }),
@@ -67,8 +67,10 @@ const CollectionPage = builder.objectRef<{ items: collections.CollectionRow[]; m
 
 const CollectionRuleInput = builder.inputType('CollectionRuleInput', {
   fields: (t) => ({
-    field: t.field({ type: CollectionRuleField, required: true }),
-    operator: t.field({ type: CollectionRuleOperator, required: true, description: 'Which each field takes: docs/collections.md' }),
+    // Strings, not the enums: the service checks every rule against the store at once (rules.2.operator), which a
+    // type error of one rule would stop before it runs.
+    field: t.string({ required: true, description: `One of ${RULE_FIELDS.join(', ')}` }),
+    operator: t.string({ required: true, description: `One of ${ALL_OPERATORS.join(', ')}; which each field takes: docs/collections.md` }),
     value: t.field({ type: 'JSON', required: true, description: 'A string or number: a tag, category slug, product type id, status, attribute value, price, quantity or RFC 3339 time' }),
     attribute: t.string({ description: 'attribute rules: the attribute code' }),
   }),
