@@ -136,6 +136,21 @@ describe('membership follows every product write, in its transaction', () => {
     expect((await req('GET', `${collectionsPath(a)}/${live.id}`)).body.data.products_count).toBe(1);
   });
 
+  it('keeps a category rule by the category id: renaming its slug changes nothing', async () => {
+    const s = await createStoreFixture({ categories: ['boots', 'socks'] });
+    const boot = await createProduct(t, s, { name: 'Boot', category_slugs: ['boots'] });
+    const c = await createCollection(t, s, { title: 'Boots', kind: 'smart', rules: [{ field: 'category', operator: 'equals', value: 'boots' }] });
+    const renamed = await t.graphql(
+      `mutation($s: ID!) { updateCategory(storeId: $s, category: "boots", input: { slug: "winter-boots" }) { id slug } }`,
+      { s: s.storeId },
+      { token: s.ownerToken },
+    );
+    expect(renamed.body.data.updateCategory.slug).toBe('winter-boots');
+    expect(c.rules).toEqual([{ field: 'category', operator: 'equals', value: renamed.body.data.updateCategory.id }]);
+    expect((await t.request('PUT', `/api/v1/merchant/stores/${s.storeId}/products/${boot.id}`, { token: s.ownerToken, body: { price: 12 } })).status).toBe(200);
+    expect(await memberIds(t, s, c.id)).toEqual([boot.id]);
+  });
+
   it('follows attribute values written through the product type or the product', async () => {
     const blue = await smart([{ field: 'attribute', attribute: 'color', operator: 'equals', value: 'blue' }]);
     expect(await members(blue)).toEqual([C.id]);

@@ -141,7 +141,7 @@ builder.queryFields((t) => ({
     authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
       const c = inCatalogMode(ctx, args.mode);
-      const collection = await collections.findCollection(c, args.storeId, args.collection);
+      const collection = await collections.collectionForList(c, args.storeId, args.collection);
       const r = await listCollectionProductIds(c, args.storeId, collection, {}, { page: args.page ?? undefined, perPage: args.perPage ?? undefined });
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
     },
