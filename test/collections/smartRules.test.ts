@@ -198,6 +198,21 @@ describe('rule changes recompute membership', () => {
   });
 });
 
+describe('races', () => {
+  it('product writes racing a rule change all succeed, and membership is exact after both', async () => {
+    const s = await createStoreFixture();
+    const products = [];
+    for (let i = 0; i < 6; i++) products.push(await createProduct(t, s, { name: `R${i}`, price: 10 }));
+    const c = await createCollection(t, s, { title: 'Cheap', kind: 'smart', rules: [{ field: 'price', operator: 'less_than', value: 50 }] });
+    const writes = products.map((p, i) => t.request('PUT', `/api/v1/merchant/stores/${s.storeId}/products/${p.id}`, { token: s.ownerToken, body: { price: i % 2 ? 80 : 20 } }));
+    const rule = t.request('PATCH', `${collectionsPath(s)}/${c.id}`, { token: s.ownerToken, body: { rules: [{ field: 'price', operator: 'less_than', value: 30 }] } });
+    const results = await Promise.all([...writes, rule]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    expect(sorted(await memberIds(t, s, c.id))).toEqual(sorted(products.filter((_, i) => i % 2 === 0).map((p) => p.id)));
+    expect((await t.request('GET', `${collectionsPath(s)}/${c.id}`, { token: s.ownerToken })).body.data.products_count).toBe(3);
+  });
+});
+
 describe('sorts', () => {
   it('lists a smart collection newest first, by name, and by price either way', async () => {
     const c = await smart([{ field: 'tag', operator: 'equals', value: 'summer' }, { field: 'tag', operator: 'equals', value: 'winter' }], 'any');
