@@ -14,7 +14,7 @@ const CollectionKind = builder.enumType('CollectionKind', { values: collections.
 const CollectionMatch = builder.enumType('CollectionMatch', { values: collections.COLLECTION_MATCHES, description: 'Whether a product must match all rules or any of them' });
 const CollectionSort = builder.enumType('CollectionSort', { values: collections.COLLECTION_SORTS, description: 'The order of its products: manual (its list; manual collections only), newest, name, price_asc, price_desc' });
 const CollectionMembershipState = builder.enumType('CollectionMembershipState', {
-  values: ['current', 'recomputing', 'failed'] as const,
+  values: ['current', 'recomputing'] as const,
   description: 'current: membership follows the rules; recomputing: a job is bringing it to changed rules (see progress)',
 });
 const CollectionRuleField = builder.enumType('CollectionRuleField', { values: RULE_FIELDS });
@@ -50,7 +50,7 @@ export const Collection = builder.objectRef<collections.CollectionRow>('Collecti
     published: t.exposeBoolean('published', { description: 'Whether the storefront (public API) lists it' }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true, description: 'When it was last published' }),
     productsCount: t.exposeInt('productsCount', { description: 'Its products, of every status' }),
-    membership: t.field({ type: MembershipProgress, resolve: (c) => ({ state: c.membershipState, done: c.recomputeDone, total: c.recomputeTotal }) }),
+    membership: t.field({ type: MembershipProgress, resolve: (c) => ({ state: (c.membershipState === 'current' ? 'current' : 'recomputing') as 'current' | 'recomputing', done: c.recomputeDone, total: c.recomputeTotal }) }),
     version: t.exposeInt('version'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

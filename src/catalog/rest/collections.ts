@@ -67,7 +67,7 @@ const Collection = {
     products_count: ro({ type: 'integer', minimum: 0, description: 'Its products, of every status' }),
     membership: ro({
       type: 'object',
-      properties: { state: { type: 'string', enum: ['current', 'recomputing', 'failed'] }, done: { type: 'integer' }, total: { type: 'integer' } },
+      properties: { state: { type: 'string', enum: ['current', 'recomputing'] }, done: { type: 'integer' }, total: { type: 'integer' } },
       description: 'smart: current, or recomputing after a rule change in a large catalog (done of total products examined)',
     }),
     version: ro({ type: 'integer', minimum: 1, description: 'Moves on every change, and every manual add, remove or move' }),
