@@ -22,6 +22,14 @@ export const EVENT_TYPES = [
   'product.staged',
   'product.staged_published',
   'product.staged_discarded',
+  'collection.created',
+  'collection.updated',
+  'collection.deleted',
+  'collection.published',
+  'collection.unpublished',
+  'collection.products_added',
+  'collection.products_removed',
+  'collection.products_moved',
   'category.created',
   'category.updated',
   'category.deleted',
@@ -66,7 +74,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const STAGED_EVENT_TYPES: readonly EventType[] = ['product.staged', 'product.staged_discarded'];
 export const isStagedEdit = (type: string) => (STAGED_EVENT_TYPES as readonly string[]).includes(type);
 
-export const RESOURCE_TYPES = ['product', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
+export const RESOURCE_TYPES = ['product', 'collection', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Where a write came in. */

@@ -61,6 +61,7 @@ export const STATUS_BY_CODE = {
   product_archived: 409,
   staged_changes_pending: 409,
   no_staged_changes: 409,
+  collection_is_smart: 409,
   endpoint_disabled: 409,
   idempotency_key_in_progress: 409,
   precondition_failed: 412,

@@ -336,6 +336,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Send those fields, or that write, to the current product (without staged=true); docs/staged-changes.md lists what can be staged.',
     example: 'inventory_quantity: never staged; write without staged=true',
   },
+  collection_is_smart: {
+    meaning: "The collection is smart: its products follow its rules, so they are not added, removed or moved by hand.",
+    action: "Change the collection's rules, or make a manual collection for a hand-picked list.",
+    example: 'The collection is smart: its products follow its rules, they are not added, removed or moved by hand',
+  },
   endpoint_disabled: {
     meaning: 'The webhook endpoint is disabled, so messages cannot be resent, replayed or pinged to it.',
     action: 'Enable the endpoint (PATCH it with `"status": "enabled"`), then retry.',

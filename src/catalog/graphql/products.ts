@@ -155,7 +155,7 @@ interface ProductPageShape {
   facets?: Facet[];
 }
 
-const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
+export const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
   fields: (t) => ({
     items: t.field({
       type: [Product],

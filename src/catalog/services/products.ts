@@ -22,6 +22,7 @@ import { emitProductTranslationEvent, IN_PRODUCT_WRITE, writeProductTranslations
 import { lockedStoreLocales } from './translations';
 import { fieldChanges } from '../../platform/outbox/fieldChanges';
 import { parseWithPrices, PricesInput, samePrices, withPriceChangesPerCurrency } from './prices';
+import { syncSmartMembership } from './collectionMembership';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 type Tx = Prisma.TransactionClient;
@@ -226,6 +227,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
       },
     });
+    await syncSmartMembership(t, storeId, [product.id]);
     if (!data.translations || !(await writeProductTranslations(t, await lockedStoreLocales(t, storeId), product, data.translations, { replace: false, names: IN_PRODUCT_WRITE }))) {
       emitProductEvent(t, 'product.created', product);
       return product;
@@ -286,7 +288,7 @@ const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
  */
 export async function writeProductVersion(
   t: TransactionContext,
-  before: { id: string; version: number },
+  before: { id: string; version: number; storeId: string },
   data: Prisma.ProductUncheckedUpdateManyInput,
   query: ProductQuery = {},
   alsoWrite?: () => Promise<unknown>,
@@ -297,6 +299,8 @@ export async function writeProductVersion(
   if (count === 0) throw new ConcurrentWrite();
   await alsoWrite?.();
   if (source) await markProductTranslations(t, before.id, source);
+  // Smart collections follow the version just written, in its transaction (collectionMembership.ts).
+  await syncSmartMembership(t, before.storeId, [before.id]);
   return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
 }
 
@@ -552,6 +556,7 @@ export async function setProductStatus(ctx: RequestContext, storeId: string, id:
 }
 
 export { isUuid };
+
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

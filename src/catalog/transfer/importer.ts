@@ -1,5 +1,6 @@
 /** Bulk import: creating and updating products from a file through the services, in batches. */
 
+import { syncSmartMembership } from '../services/collectionMembership';
 import type { RequestContext } from '../../platform/context';
 import { STAGEABLE_PRODUCT_FIELDS } from '../services/stagedContent';
 import { Prisma, type PrismaClient } from '../../platform/db/client';
@@ -582,6 +583,7 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   const seo = creates.flatMap(({ id, seo: x }) => (x ? [{ storeId, productId: id, mode, ...seoRecord(x) }] : []));
   if (seo.length) await t.tx.seo.createMany({ data: seo });
   await writeCreatedTranslations(t, storeId, creates);
+  await syncSmartMembership(t, storeId, creates.map((c) => c.id));
   const rows = await t.tx.product.findMany({ where: { id: { in: creates.map((c) => c.id) } }, include: PRODUCT_VIEW_INCLUDE });
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const c of creates) emitProductEvent(t, 'product.created', byId.get(c.id)!);

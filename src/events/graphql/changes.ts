@@ -57,7 +57,7 @@ const ChangeFilter = builder.inputType('ChangeFilter', {
 
 /** A product's history is also readable by whoever may manage products; everything else needs view_changes. */
 const canRead = (storeId: string, filter: { resourceType?: string | null; resourceId?: string | null } | null | undefined) =>
-  capability(filter?.resourceType === 'product' && filter.resourceId ? 'viewProductChanges' : 'viewChanges', storeId);
+  capability((filter?.resourceType === 'product' || filter?.resourceType === 'collection') && filter.resourceId ? 'viewProductChanges' : 'viewChanges', storeId);
 
 builder.queryField('changes', (t) =>
   t.connection({

@@ -116,7 +116,7 @@ export const changeRoutes: RestRoute[] = [
     respond: changePage,
     openapi: {
       parameters: [
-        param('resource_type', 'product, category, api_key, oauth_grant, member or store'),
+        param('resource_type', 'product, collection, category, api_key, oauth_grant, member or store'),
         param('resource_id', 'Only changes of this resource'),
         param('mode', 'test or live: only the changes of that mode (also X-Service-Mode); both when absent'),
         ...PAGING,
@@ -134,5 +134,20 @@ export const changeRoutes: RestRoute[] = [
     variables: (r) => changeVariables(r, { resourceType: 'product', resourceId: r.params.productId }),
     respond: changePage,
     openapi: { parameters: PAGING, ...RESPONSES },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/collections/:collectionId/changes`,
+    operationId: 'listCollectionChanges',
+    summary: "A collection's history (field changes, membership changes), newest first, also after it was deleted (needs view_changes or manage_products)",
+    auth: 'dashboard',
+    operation: OPERATION,
+    variables: (r) => changeVariables(r, { resourceType: 'collection', resourceId: r.params.collectionId }),
+    respond: changePage,
+    openapi: {
+      description: "A collection's history by its id: collection.created, updated (field changes), published, unpublished, deleted, and its membership events (products added, removed, moved).",
+      parameters: PAGING,
+      ...RESPONSES,
+    },
   },
 ];
