@@ -44,6 +44,7 @@ import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './access/rest/oauth';
 import { compileRoutes, type RestRoute } from './api/rest/routes';
 import { openApiJson } from './openapi';
 import { publicRoutes } from './catalog/rest/public';
+import { publicCollectionRoutes } from './catalog/rest/publicCollections';
 import { testCatalogRoutes } from './catalog/rest/testCatalog';
 import { productTransferRoutes } from './catalog/rest/productTransfer';
 import { webhookRoutes } from './events/rest/webhooks';
@@ -54,7 +55,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...collectionRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...collectionRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes, ...publicCollectionRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
