@@ -33,6 +33,7 @@ import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
 import { attributeRoutes } from './catalog/rest/attributes';
 import { collectionRoutes } from './catalog/rest/collections';
+import { collectionTransferRoutes } from './catalog/rest/collectionTransfer';
 import { localizationRoutes } from './catalog/rest/localization';
 import { translationRoutes } from './catalog/rest/translations';
 import { changeRoutes } from './events/rest/changes';
@@ -55,7 +56,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...collectionRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes, ...publicCollectionRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...collectionRoutes, ...collectionTransferRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes, ...publicCollectionRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -1,10 +1,11 @@
+import path from 'node:path';
 import { servedDataDir } from '../helpers/cli';
 import { describeEmbeddedProcesses } from '../helpers/serverProcess';
 import { migratedDataDir } from '../helpers/templates';
 
 // Collections through the real CLI process (few spawns: CI time is tight): a manual collection's products added by
 // id and SEO slug, moved and removed; a smart one created and its rules changed; listing, errors naming the flags,
-// and deleting.
+// exporting and importing back, and deleting.
 
 describeEmbeddedProcesses('npm run cli: collections', () => {
   it('creates, fills, reorders, shows, updates, lists and deletes collections', async () => {
@@ -48,6 +49,11 @@ describeEmbeddedProcesses('npm run cli: collections', () => {
     expect(unknown.stderr).toMatch(/^error: validation_failed: --products\.1: no product of this catalog has the slug "nope"/);
     expect((await outcome('collections', 'add-products', '--store', 'Ana', '--collection', 'summer', '--products', 'sun-hat')).stderr).toMatch(/^error: collection_is_smart/);
     expect((await outcome('collections', 'update', '--store', 'Ana', '--collection', 'summer')).stderr).toMatch(/give at least one of --title/);
+
+    // Export to a file and import it back: nothing changes.
+    const file = path.join(served.dataDir, 'collections.jsonl');
+    expect(await cli('collections', 'export', '--store', 'Ana', '--out', file)).toMatchObject({ file, format: 'jsonl', mode: 'live' });
+    expect(await cli('collections', 'import', file, '--store', 'Ana')).toMatchObject({ rows: 2, created: 0, updated: 0, unchanged: 2, rejected: 0, errors: [] });
 
     expect(await cli('collections', 'delete', '--store', 'Ana', '--collection', 'staff-picks')).toMatchObject({ id: created.id, products_count: 2 });
     expect((await outcome('collections', 'show', '--store', 'Ana', '--collection', 'staff-picks')).stderr).toMatch(/^error: not_found/);

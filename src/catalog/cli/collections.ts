@@ -1,9 +1,10 @@
-/** CLI commands for a catalog's collections: list, show, create, update, delete, and a manual one's products. */
+/** CLI commands for a catalog's collections: list, show, create, update, delete, a manual one's products, export and import. */
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { findStore } from '../../access/services/stores';
 import { STORE_REF } from '../../access/cli/stores';
 import type { RequestContext } from '../../platform/context';
-import { type CliCommand, choiceFlag, defineCommand, jsonArrayFlag, listFlag, optionalFlag, required, requiredFlag, UsageError, wholeNumberFlag } from '../../api/cli/command';
+import { type CliCommand, choiceFlag, defineCommand, jsonArrayFlag, listFlag, optionalFlag, OUTPUT_WRITTEN, required, requiredFlag, Unaccomplished, UsageError, wholeNumberFlag } from '../../api/cli/command';
 import { PAGE_LIMITS, productsByIds } from '../services/productList';
 import { listCollectionProductIds } from '../services/collectionList';
 import { addCollectionProducts, moveCollectionProducts, removeCollectionProducts } from '../services/collectionProducts';
@@ -19,6 +20,8 @@ import {
   updateCollection,
 } from '../services/collections';
 import { productIdsByRef } from '../services/productRefs';
+import { exportCollections, importCollections } from '../transfer/collections';
+import { TRANSFER_FORMATS, type TransferFormat } from '../transfer/format';
 
 const COLLECTION_REF = 'the collection: its slug (any case) or id';
 const PRODUCTS_REF = 'comma-separated products, each by id or by its SEO slug';
@@ -153,7 +156,7 @@ export const collectionCommands: CliCommand[] = [
     examples: [`npm run cli -- collections add-products --store "Ana's" --collection staff-picks --products trail-runner,sun-hat --position 0`],
     run: async (f, ctx) => {
       const { c, storeId } = await catalog(ctx, f);
-      const productIds = await productIdsByRef(c, storeId, f.products);
+      const productIds = await productIdsByRef(c.db, { storeId, mode: c.mode }, f.products);
       return collectionView(await addCollectionProducts(c, storeId, f.collection, { productIds, position: f.position }));
     },
   }),
@@ -165,7 +168,7 @@ export const collectionCommands: CliCommand[] = [
     examples: [`npm run cli -- collections remove-products --store "Ana's" --collection staff-picks --products sun-hat`],
     run: async (f, ctx) => {
       const { c, storeId } = await catalog(ctx, f);
-      const productIds = await productIdsByRef(c, storeId, f.products);
+      const productIds = await productIdsByRef(c.db, { storeId, mode: c.mode }, f.products);
       return collectionView(await removeCollectionProducts(c, storeId, f.collection, { productIds }));
     },
   }),
@@ -188,9 +191,49 @@ export const collectionCommands: CliCommand[] = [
     run: async (f, ctx) => {
       const { c, storeId } = await catalog(ctx, f);
       const named = (['product', 'before', 'after'] as const).filter((k) => f[k] !== undefined);
-      const [productId, other] = await productIdsByRef(c, storeId, named.map((k) => f[k]!), (i) => named[i]);
+      const [productId, other] = await productIdsByRef(c.db, { storeId, mode: c.mode }, named.map((k) => f[k]!), (i) => named[i]);
       const move = { productId, ...(f.position !== undefined ? { position: f.position } : f.before ? { before: other } : { after: other }) };
       return collectionView(await moveCollectionProducts(c, storeId, f.collection, { moves: [move] }));
+    },
+  }),
+  defineCommand<{ store: string; mode?: string; format?: string; out?: string }>({
+    name: 'collections export',
+    description: "Write a catalog's collections as JSON Lines or CSV, in the columns `collections import` reads (a manual collection's products in order, a smart one's rules). To --out (then a summary is printed), else to stdout.",
+    options: [storeFlag(), choiceFlag('--format <format>', 'jsonl (default) or csv', TRANSFER_FORMATS), optionalFlag('--out <path>', 'write to this file (default: stdout)'), modeFlag()],
+    examples: [`npm run cli -- collections export --store "Ana's" --out collections.jsonl`],
+    run: async (f, ctx) => {
+      const { c, storeId } = await catalog(ctx, f);
+      const format = (f.format as TransferFormat | undefined) ?? (f.out && /\.csv$/i.test(f.out) ? 'csv' : 'jsonl');
+      let text = '';
+      for await (const chunk of exportCollections(c, storeId, format)) text += chunk;
+      if (!f.out) {
+        process.stdout.write(text);
+        return OUTPUT_WRITTEN;
+      }
+      writeFileSync(f.out, text);
+      return { file: f.out, store_id: storeId, mode: c.mode, format, bytes: Buffer.byteLength(text) };
+    },
+  }),
+  defineCommand<{ store: string; mode?: string; format?: string; file: string }>({
+    name: 'collections import',
+    argument: { name: 'file', description: 'the CSV or JSON Lines file' },
+    description:
+      'Import collections from a file: a record whose id or slug names a collection of the catalog updates it, any other creates one; a manual collection\'s products (ids or SEO slugs) become its list. ' +
+      'Each record is its own write: one that fails is reported and left out. Prints a summary (rows, created, updated, unchanged, rejected, errors); exit 1 when records were rejected and none was imported.',
+    options: [storeFlag(), choiceFlag('--format <format>', 'jsonl or csv (default: csv for a .csv file, else jsonl)', TRANSFER_FORMATS), modeFlag()],
+    examples: [`npm run cli -- collections import collections.jsonl --store "Ana's" --mode test`],
+    run: async (f, ctx) => {
+      let text: string;
+      try {
+        text = readFileSync(f.file, 'utf8');
+      } catch {
+        throw new UsageError(`cannot read ${f.file}`);
+      }
+      const { c, storeId } = await catalog(ctx, f);
+      const format = (f.format as TransferFormat | undefined) ?? (/\.csv$/i.test(f.file) ? 'csv' : 'jsonl');
+      const summary = { file: f.file, store_id: storeId, mode: c.mode, ...(await importCollections(c, storeId, text, format)) };
+      if (summary.rejected > 0 && summary.rejected === summary.rows) throw new Unaccomplished('rows_rejected', `nothing was imported: ${summary.rejected} of ${summary.rows} record(s) rejected (errors in the summary)`, summary);
+      return summary;
     },
   }),
 ];

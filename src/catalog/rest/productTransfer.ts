@@ -52,7 +52,7 @@ function importView(j: Record<string, any>, r: RestRequest, errorPage?: { offset
 }
 
 /** The Upload value the GraphQL `Upload` scalar accepts, for a file the REST layer has already received. */
-function uploadOf(file: SpooledFile): Upload {
+export function uploadOf(file: SpooledFile): Upload {
   const upload = new Upload();
   (upload as unknown as { resolve(f: SpooledFile): void }).resolve(file);
   return upload;

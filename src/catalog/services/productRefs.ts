@@ -3,20 +3,20 @@
  * catalog). The CLI's collection commands and the collections import take both.
  */
 
-import type { RequestContext } from '../../platform/context';
+import type { Prisma } from '../../platform/db/client';
 import { isUuid } from '../../kernel/ids';
 import { type FieldError, validationError } from '../../platform/errors';
 
 /**
- * The ids of `refs` in order: an id stays as given (the service it goes to checks it is the catalog's), a slug is
+ * The ids of `refs` in order (read with `db`: the pool, or a transaction's client): an id stays as given (the service it goes to checks it is the catalog's), a slug is
  * looked up in the request's catalog (one statement for all). Unknown slugs are 422 unknown_product, all at once,
  * each naming `fieldOf(i)` (default `productIds.N`).
  */
-export async function productIdsByRef(ctx: RequestContext, storeId: string, refs: string[], fieldOf = (i: number) => `productIds.${i}`): Promise<string[]> {
+export async function productIdsByRef(db: Pick<Prisma.TransactionClient, 'seo'>, catalog: { storeId: string; mode: 'live' | 'test' }, refs: string[], fieldOf = (i: number) => `productIds.${i}`): Promise<string[]> {
   const slugs = [...new Set(refs.filter((r) => !isUuid(r)).map((r) => r.toLowerCase()))];
   const bySlug = new Map<string, string>();
-  if (slugs.length && isUuid(storeId)) {
-    const rows = await ctx.db.seo.findMany({ where: { storeId, mode: ctx.mode, slug: { in: slugs } }, select: { slug: true, productId: true } });
+  if (slugs.length && isUuid(catalog.storeId)) {
+    const rows = await db.seo.findMany({ where: { storeId: catalog.storeId, mode: catalog.mode, slug: { in: slugs } }, select: { slug: true, productId: true } });
     for (const r of rows) bySlug.set(r.slug!, r.productId);
   }
   const errors: FieldError[] = [];
