@@ -5,6 +5,8 @@ import { addCollectionProducts, moveCollectionProducts, removeCollectionProducts
 import { listCollectionProductIds } from '../services/collectionList';
 import { ALL_OPERATORS, RULE_FIELDS, type CollectionRule } from '../services/collectionRules';
 import { builder, capability } from '../../api/graphql/builder';
+import { inputRules } from '../../api/inputCheck';
+import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import { PageMeta, pageMeta, ProductPage } from './products';
 
@@ -20,8 +22,8 @@ const CollectionRuleOperator = builder.enumType('CollectionRuleOperator', { valu
 
 const CollectionRuleType = builder.objectRef<CollectionRule>('CollectionRule').implement({
   fields: (t) => ({
-    field: t.string({ resolve: (r) => r.field }),
-    operator: t.string({ resolve: (r) => r.operator }),
+    field: t.field({ type: CollectionRuleField, resolve: (r) => r.field }),
+    operator: t.field({ type: CollectionRuleOperator, resolve: (r) => r.operator }),
     value: t.string({ resolve: (r) => r.value }),
     attribute: t.string({ nullable: true, description: 'attribute rules: the attribute code', resolve: (r) => r.attribute ?? null }),
   }),
@@ -65,8 +67,10 @@ const CollectionPage = builder.objectRef<{ items: collections.CollectionRow[]; m
 
 const CollectionRuleInput = builder.inputType('CollectionRuleInput', {
   fields: (t) => ({
-    field: t.field({ type: CollectionRuleField, required: true }),
-    operator: t.field({ type: CollectionRuleOperator, required: true, description: 'Which each field takes: docs/collections.md' }),
+    // Strings, not the enums: the service checks every rule against the store at once (rules.2.operator), which a
+    // type error of one rule would stop before it runs.
+    field: t.string({ required: true, description: `One of ${RULE_FIELDS.join(', ')}` }),
+    operator: t.string({ required: true, description: `One of ${ALL_OPERATORS.join(', ')}; which each field takes: docs/collections.md` }),
     value: t.field({ type: 'JSON', required: true, description: 'A string or number: a tag, category slug, product type id, status, attribute value, price, quantity or RFC 3339 time' }),
     attribute: t.string({ description: 'attribute rules: the attribute code' }),
   }),
@@ -82,8 +86,14 @@ const collectionFields = (t: any, create: boolean) => ({
   sort: t.field({ type: CollectionSort, description: 'Default manual (manual collections) or newest (smart ones)' }),
   published: t.boolean({ description: 'Default false' }),
 });
-const CollectionCreateInput = builder.inputType('CollectionCreateInput', { fields: (t) => collectionFields(t, true) });
-const CollectionUpdateInput = builder.inputType('CollectionUpdateInput', { fields: (t) => collectionFields(t, false) });
+// Each field's own rules (the update's, all optional), so a type error and a rule error of one input come together;
+// the rules' own checks (against the store) are the service's.
+const fieldRules = inputRules((v) => {
+  const { title, slug, description, published } = v as Record<string, unknown>;
+  return fieldErrorsOf(collections.CollectionUpdateInput, present({ title, slug, description, published }));
+});
+const CollectionCreateInput = builder.inputType('CollectionCreateInput', { extensions: fieldRules, fields: (t) => collectionFields(t, true) });
+const CollectionUpdateInput = builder.inputType('CollectionUpdateInput', { extensions: fieldRules, fields: (t) => collectionFields(t, false) });
 const CollectionMoveInput = builder.inputType('CollectionMoveInput', {
   fields: (t) => ({
     productId: t.id({ required: true }),
@@ -131,7 +141,7 @@ builder.queryFields((t) => ({
     authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: async (_root, args, ctx) => {
       const c = inCatalogMode(ctx, args.mode);
-      const collection = await collections.findCollection(c, args.storeId, args.collection);
+      const collection = await collections.collectionForList(c, args.storeId, args.collection);
       const r = await listCollectionProductIds(c, args.storeId, collection, {}, { page: args.page ?? undefined, perPage: args.perPage ?? undefined });
       return { storeId: args.storeId, ids: r.ids, meta: pageMeta(r) };
     },

@@ -119,6 +119,7 @@ export const collectionRoutes: RestRoute[] = [
     variables: page,
     respond: (d, r) => pageResponse(r, d.collections.items.map(restCollection), d.collections.meta),
     openapi: {
+      description: "The catalog's collections (the request's mode), newest first, each with its products_count and membership state. Needs manage_products or products:read.",
       components,
       parameters: pageParameters,
       responses: { '200': { description: 'One page', content: jsonContent({ type: 'object', properties: { data: { type: 'array', items: schemaRef('Collection') }, meta: schemaRef('PageMeta') } }) }, ...errors },
@@ -154,7 +155,8 @@ export const collectionRoutes: RestRoute[] = [
     operation: `query GetCollection($storeId: ID!, $collection: String!) { collection(storeId: $storeId, collection: $collection) { ${COLLECTION_FIELDS} } }`,
     variables: ref,
     respond: (d) => one(d.collection),
-    openapi: { components, parameters: [idParam], responses: { '200': theCollection('The collection (ETag: its version)'), ...errors } },
+    openapi: {
+      description: 'One collection of the catalog, named by its id or its slug, with its rules, sort, products_count, membership state and translations; the ETag is its version.', components, parameters: [idParam], responses: { '200': theCollection('The collection (ETag: its version)'), ...errors } },
   },
   {
     method: 'PATCH',
@@ -167,6 +169,7 @@ export const collectionRoutes: RestRoute[] = [
     variables: (r) => ({ ...ref(r), input: writable(r.body ?? {}), expectedVersion: versionOf(r) }),
     respond: (d) => one(d.updateCollection),
     openapi: {
+      description: 'Changes any of title, slug, description, rules, match, sort and published; kind is immutable. A rule change recomputes membership in the request (or by a job in a large catalog). If-Match as products take it.',
       components,
       parameters: [idParam, ifMatch],
       requestBody: { required: false, content: jsonContent(schemaRef('CollectionUpdate')) },
@@ -182,7 +185,8 @@ export const collectionRoutes: RestRoute[] = [
     operation: `mutation DeleteCollection($storeId: ID!, $collection: String!, $expectedVersion: Int) { deleteCollection(storeId: $storeId, collection: $collection, expectedVersion: $expectedVersion) { id } }`,
     variables: (r) => ({ ...ref(r), expectedVersion: versionOf(r) }),
     respond: () => ({ status: 204 }),
-    openapi: { parameters: [idParam, ifMatch], responses: { '204': { description: 'Deleted' }, ...errors, '412': writeErrors['412'] } },
+    openapi: {
+      description: 'Deletes the collection and its membership (the products stay). Records collection.deleted with the collection as it was; If-Match as products take it.', parameters: [idParam, ifMatch], responses: { '204': { description: 'Deleted' }, ...errors, '412': writeErrors['412'] } },
   },
   {
     method: 'GET',
@@ -196,6 +200,7 @@ export const collectionRoutes: RestRoute[] = [
     variables: (r) => ({ ...page(r), collection: r.params.collectionId }),
     respond: (d, r) => pageResponse(r, d.collectionProducts.items.map(restProduct), d.collectionProducts.meta),
     openapi: {
+      description: "The collection's products in its sort (manual, newest, name, price_asc, price_desc), every status, in the merchant representation, paged like the product list.",
       parameters: [idParam, ...pageParameters],
       responses: { '200': { description: 'One page of products', content: jsonContent({ type: 'object', properties: { data: { type: 'array', items: schemaRef('Product') }, meta: schemaRef('PageMeta') } }) }, ...errors },
     },
@@ -256,6 +261,7 @@ export const collectionRoutes: RestRoute[] = [
     variables: (r) => ({ ...ref(r), productIds: [r.params.productId], expectedVersion: versionOf(r) }),
     respond: () => ({ status: 204 }),
     openapi: {
+      description: 'Removes one product from a manual collection (a product not in it is ignored); the rest close up. Records collection.products_removed.',
       parameters: [idParam, { name: 'productId', in: 'path', required: true, schema: { type: 'string' } }, ifMatch],
       responses: { '204': { description: 'Removed (or not in it)' }, ...errors, '409': problemResponse('collection_is_smart') },
     },
@@ -319,6 +325,7 @@ export const collectionRoutes: RestRoute[] = [
       removeCollectionTranslation(storeId: $storeId, collection: $collection, locale: $locale) { id } }`,
     variables: (r) => ({ ...ref(r), locale: r.params.locale }),
     respond: () => ({ status: 204 }),
-    openapi: { parameters: [idParam, { name: 'locale', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'Removed' }, ...errors } },
+    openapi: {
+      description: "Removes the collection's title and description in one of the store's further locales; moves the version and records translation.deleted.", parameters: [idParam, { name: 'locale', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'Removed' }, ...errors } },
   },
 ];

@@ -59,17 +59,19 @@ const INTEGER = /^-?\d{1,10}$/;
 
 /** What the store has that rules name: categories by slug, product types by id, attributes by code. */
 interface StoreVocabulary {
-  categories: Set<string>;
+  /** Category ids by slug, and by id. */
+  categories: Map<string, string>;
   productTypes: Set<string>;
   attributes: Map<string, string>;
 }
 
 async function storeVocabulary(tx: Tx, storeId: string): Promise<StoreVocabulary> {
-  const [rows] = await tx.$queryRaw<{ categories: string[]; product_types: string[]; attributes: { code: string; type: string }[] | null }[]>`
-    SELECT ARRAY(SELECT slug FROM categories WHERE store_id = ${storeId}::uuid) AS categories,
+  const [rows] = await tx.$queryRaw<{ categories: { id: string; slug: string }[] | null; product_types: string[]; attributes: { code: string; type: string }[] | null }[]>`
+    SELECT (SELECT json_agg(json_build_object('id', id, 'slug', slug)) FROM categories WHERE store_id = ${storeId}::uuid) AS categories,
       ARRAY(SELECT id::text FROM product_types WHERE store_id = ${storeId}::uuid) AS product_types,
       (SELECT json_agg(json_build_object('code', code, 'type', type)) FROM attributes WHERE store_id = ${storeId}::uuid) AS attributes`;
-  return { categories: new Set(rows.categories), productTypes: new Set(rows.product_types), attributes: new Map((rows.attributes ?? []).map((a) => [a.code, a.type])) };
+  const categories = new Map((rows.categories ?? []).flatMap((c) => [[c.slug, c.id] as const, [c.id, c.id] as const]));
+  return { categories, productTypes: new Set(rows.product_types), attributes: new Map((rows.attributes ?? []).map((a) => [a.code, a.type])) };
 }
 
 /**
@@ -101,7 +103,9 @@ export async function checkRules(tx: Tx, storeId: string, input: unknown[], fiel
     }
     if (!r.value) fail('value', 'required', 'must not be empty');
     else valueErrors(r, vocabulary!).forEach((message) => fail(message.startsWith('attribute:') ? 'attribute' : 'value', message.split(':')[0] === 'unknown' ? 'unknown_reference' : 'invalid', message.replace(/^\w+:/, '')));
-    rules.push({ field: r.field, operator: r.operator, value: r.value, ...(r.field === 'attribute' && r.attribute ? { attribute: r.attribute } : {}) });
+    // A category is kept by id, so renaming its slug leaves the rule as it was meant.
+    const value = r.field === 'category' ? (vocabulary!.categories.get(r.value) ?? r.value) : r.value;
+    rules.push({ field: r.field, operator: r.operator, value, ...(r.field === 'attribute' && r.attribute ? { attribute: r.attribute } : {}) });
   });
   return { rules, errors };
 }
@@ -115,7 +119,7 @@ function valueErrors(r: { field: RuleField; operator: string; value: string; att
     case 'tag':
       return r.value.length > 64 ? ['invalid:at most 64 characters'] : [];
     case 'category':
-      return v.categories.has(r.value) ? [] : [`unknown:no category with slug "${r.value}" in this store`];
+      return v.categories.has(r.value) ? [] : [`unknown:no category with slug or id "${r.value}" in this store`];
     case 'product_type':
       return isUuid(r.value) && v.productTypes.has(r.value) ? [] : [`unknown:no product type with id "${r.value}" in this store`];
     case 'status':
@@ -148,7 +152,7 @@ function ruleSql(r: CollectionRule): Prisma.Sql {
     case 'tag':
       return has(Prisma.sql`${r.value}::text = ANY(p.tags)`);
     case 'category':
-      return has(Prisma.sql`${r.value}::text = ANY(p.category_slugs)`);
+      return has(Prisma.sql`${r.value}::uuid = ANY(p.category_ids)`);
     case 'product_type':
       return negate ? Prisma.sql`p.product_type_id IS DISTINCT FROM ${r.value}::uuid` : Prisma.sql`p.product_type_id = ${r.value}::uuid`;
     case 'status':
@@ -174,17 +178,17 @@ export function collectionPredicateSql(rules: CollectionRule[], match: 'all' | '
 }
 
 /**
- * The products a predicate reads (alias `p`): the product's columns, and its category slugs and attribute values as
+ * The products a predicate reads (alias `p`): the product's columns, and its category ids and attribute values as
  * arrays, computed once per product whatever the number of collections (only when some rule reads them).
  */
 export function membershipRowsSql(storeId: string, mode: Mode, rules: CollectionRule[], where: Prisma.Sql): Prisma.Sql {
   const categories = rules.some((r) => r.field === 'category')
-    ? Prisma.sql`ARRAY(SELECT c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id)`
-    : Prisma.sql`'{}'::text[]`;
+    ? Prisma.sql`ARRAY(SELECT pc.category_id FROM product_categories pc WHERE pc.product_id = p.id)`
+    : Prisma.sql`'{}'::uuid[]`;
   const attributes = rules.some((r) => r.field === 'attribute')
     ? Prisma.sql`ARRAY(SELECT v.code || ':' || v.value FROM product_attribute_values v WHERE v.product_id = p.id)`
     : Prisma.sql`'{}'::text[]`;
   return Prisma.sql`SELECT p.id, p.tags, p.status, p.price, p.inventory_quantity, p.created_at, p.product_type_id,
-      ${categories} AS category_slugs, ${attributes} AS attribute_values
+      ${categories} AS category_ids, ${attributes} AS attribute_values
     FROM products p WHERE p.store_id = ${storeId}::uuid AND p.mode = ${mode}::"Mode" AND ${where}`;
 }

@@ -109,6 +109,15 @@ export async function findCollection(ctx: RequestContext, storeId: string, ref: 
   return row;
 }
 
+/** What a collection's product list needs of it (its id and sort), in one statement; 404 when it is not the catalog's. */
+export async function collectionForList(ctx: RequestContext, storeId: string, ref: string): Promise<{ id: string; sort: CollectionSort; published: boolean }> {
+  const found = isUuid(storeId)
+    ? await ctx.db.collection.findFirst({ where: { storeId, mode: ctx.mode, ...(isUuid(ref) ? { id: ref } : { slug: ref.toLowerCase() }) }, select: { id: true, sort: true, published: true } })
+    : null;
+  if (!found) throw collectionNotFound();
+  return found;
+}
+
 /** The collection locked for a write (to its commit), read with its parts; 404 when it is not the catalog's. */
 export async function lockedCollection(t: TransactionContext, storeId: string, ref: string): Promise<CollectionRow> {
   const rows = !isUuid(storeId)

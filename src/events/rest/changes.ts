@@ -141,6 +141,10 @@ export const changeRoutes: RestRoute[] = [
     operation: OPERATION,
     variables: (r) => changeVariables(r, { resourceType: 'collection', resourceId: r.params.collectionId }),
     respond: changePage,
-    openapi: { parameters: PAGING, ...RESPONSES },
+    openapi: {
+      description: "A collection's history by its id: collection.created, updated (field changes), published, unpublished, deleted, and its membership events (products added, removed, moved).",
+      parameters: PAGING,
+      ...RESPONSES,
+    },
   },
 ];
