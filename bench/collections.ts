@@ -25,7 +25,7 @@ const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
 const SIZE = QUICK ? 10_000 : 100_000;
 const WRITE_STORE_SIZE = QUICK ? 2_000 : 5_000;
-const DB_NAME = QUICK ? 'bench_collections_10k' : 'bench_collections_100k';
+const DB_NAME = QUICK ? 'bench_collections_quick_10k' : 'bench_collections_100k';
 const REQUESTS = Number(argv[argv.indexOf('--requests') + 1]) || (QUICK ? 40 : 300);
 const WARMUP = QUICK ? 10 : 30;
 const SMART_COLLECTIONS = 50;
@@ -150,7 +150,14 @@ async function main() {
       ).then((r) => r.rows.map((x) => x.id)),
     );
     const manual = await merchant('POST', `/stores/${fixture.storeId}/collections`, { title: 'Category one, by hand', slug: 'category-one-manual', kind: 'manual', published: true });
-    await merchant('POST', `/stores/${fixture.storeId}/collections/${manual.id}/products`, { product_ids: catOne.slice(0, 5000) });
+    // The seed's ids are md5s, not all RFC 9562 UUIDs as the API takes them: the list is written as an add writes it.
+    await withClient(url, (c) =>
+      c.query(`INSERT INTO collection_products (collection_id, product_id, store_id, mode, position) SELECT $1::uuid, x.id, $2::uuid, 'live', x.n - 1 FROM unnest($3::uuid[]) WITH ORDINALITY x(id, n)`, [
+        manual.id,
+        fixture.storeId,
+        catOne.slice(0, 5000),
+      ]),
+    );
     await withClient(url, (c) => c.query('VACUUM ANALYZE collection_products'));
     const get = async (p: string) => {
       const started = performance.now();
@@ -219,7 +226,8 @@ trigger.
 The bench catalog (${SIZE.toLocaleString('en-US')} products); category cat-01 and two collections of the same products: a smart one (rule
 \`category equals cat-01\`, sort newest) and a manual one listing them (newest first). The storefront lists with a
 public:read key: \`GET /api/public/v1/products?category=cat-01…\` against \`GET /api/public/v1/collections/{slug}/products…\`
-(active products only, 20 a page). Totals are the lists' \`meta.total\` (category / collection).
+(active products only, 20 a page). Totals are the lists' \`meta.total\` (category / collection): as every filtered product
+list counts, exact up to ten pages past the one read, a lower bound beyond.
 
 | list | totals | category p50 ms | p99 ms | collection p50 ms | p99 ms | collection / category (p50) |
 |---|--:|--:|--:|--:|--:|--:|
@@ -230,6 +238,14 @@ the category's with a semi-join on the membership's primary key (collection_id, 
 product_categories', walked from the sort's index; a manual collection's own order walks (collection_id, position).
 The public collection routes add one statement to find the published collection (with the store's currencies), run
 beside the locale chain's.
+
+Seen with EXPLAIN (ANALYZE) while writing this bench: the membership statement of a write that changes no membership
+plans in about 0.4 ms and runs in 0.5-0.7 ms with 50 collections (139 parameters), its counter triggers 0.2 ms of it;
+a write that moves the product into or out of collections adds their rows and \`collection.products_added\` /
+\`collection.products_removed\` events. At 10,000 products (\`--quick\`) the planner reads a smart collection's page
+by a hash join over the store's products (a sequential scan, 7,000 rows) where it reads the category's from
+product_categories' index (its estimate is half the collection's): 1.2x to 1.6x there on a loaded machine. At
+100,000 products both are read from their membership index, as the table above shows.
 `;
   writeFileSync(path.join(ROOT, 'bench/results/collections.md'), md);
   log('wrote bench/results/collections.md');
