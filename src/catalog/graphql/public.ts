@@ -278,17 +278,9 @@ builder.queryFields((t) => ({
   publicProducts: t.field({
     type: PublicProductPage,
     description: "A page of the credential's store's active products. Public API; needs public:read or products:read.",
-    args: {
-      page: t.arg.int(),
-      perPage: t.arg.int(),
-      filter: t.arg({ type: PublicProductFilter }),
-      sort: t.arg({ type: PublicProductSort }),
-      facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
-      locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }),
-      currency: t.arg.string({ description: `${CURRENCY_ARG_DESCRIPTION}. Sorting by price and the price filters use it; products without a price in it sort last and match no price filter` }),
-    },
+    args: publicListArgs(t),
     authScopes: capability('readStorefront'),
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args: any, ctx) => {
       const named = namedCurrency(args.currency);
       const filter = publicFilterOf(args.filter);
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };

@@ -4,15 +4,12 @@
  * - POST …/collections/import (multipart: file, format) runs importCollections in the request and answers its summary.
  */
 
-import { requireCapability } from '../../access/auth/authorization';
-import { AppError } from '../../platform/errors';
 import { exportCollections, COLLECTION_COLUMNS } from '../transfer/collections';
 import type { TransferFormat } from '../transfer/format';
-import { isMultipart, readMultipartForm } from '../../api/rest/multipart';
 import { enumParam } from '../../api/rest/params';
 import { jsonContent, problemResponse } from '../../api/rest/openapi';
 import type { RestRoute } from '../../api/rest/routes';
-import { uploadOf } from './productTransfer';
+import { attachmentHeaders, importFileOf } from './productTransfer';
 
 const BASE = '/api/v1/merchant/stores/:storeId/collections';
 
@@ -56,11 +53,7 @@ export const collectionTransferRoutes: RestRoute[] = [
     variables: ({ params, query }) => ({ storeId: params.storeId, format: enumParam(query, 'format', ['csv', 'jsonl'] as const) ?? 'jsonl' }),
     respond: () => ({ status: 500 }),
     stream: (data, r) => ({
-      headers: {
-        'Content-Type': data.collectionExport.contentType,
-        'Content-Disposition': `attachment; filename="${data.collectionExport.fileName}"`,
-        'Cache-Control': 'no-store',
-      },
+      headers: attachmentHeaders(data.collectionExport),
       body: exportCollections(r.ctx, r.params.storeId, data.collectionExport.format as TransferFormat),
     }),
     openapi: {
@@ -94,17 +87,9 @@ export const collectionTransferRoutes: RestRoute[] = [
     multipart: true,
     operation: `mutation ImportCollections($storeId: ID!, $file: Upload!, $format: CollectionTransferFormat) {
       importCollections(storeId: $storeId, file: $file, format: $format) { rows created updated unchanged rejected errors { row field code message } } }`,
-    variables: async ({ req, params, ctx }) => {
-      // Checked before the body is read: a client that may not import cannot make the server spool a file.
-      requireCapability(ctx, 'changeCatalog', params.storeId);
-      if (!isMultipart(req)) throw new AppError('unsupported_media_type', 'Send the file as multipart/form-data with a file field "file"');
-      const { file, fields } = await readMultipartForm(req, { fileFields: ['file'], maxFileBytes: MAX_IMPORT_BYTES, tmpDir: ctx.config.tmpDir });
-      if (!file) throw new AppError('validation_failed', 'file: a file field "file" is required', { errors: [{ field: 'file', code: 'required', message: 'a file field "file" is required' }] });
-      if (file.truncated) {
-        await file.discard();
-        throw new AppError('payload_too_large', `Collection import files are limited to ${MAX_IMPORT_BYTES} bytes`, { details: { max_bytes: MAX_IMPORT_BYTES } });
-      }
-      return { storeId: params.storeId, file: uploadOf(file), format: fields.format || undefined };
+    variables: async (r) => {
+      const { file, fields } = await importFileOf(r, MAX_IMPORT_BYTES, 'Collection import files are limited to {max} bytes');
+      return { storeId: r.params.storeId, file, format: fields.format || undefined };
     },
     respond: (data) => ({ body: { data: data.importCollections } }),
     openapi: {

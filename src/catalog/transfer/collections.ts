@@ -14,7 +14,7 @@ import { transaction, type TransactionContext } from '../../platform/outbox/outb
 import { isUuid } from '../../kernel/ids';
 import { PAGE_LIMITS } from '../services/productList';
 import { addCollectionProducts, removeCollectionProducts } from '../services/collectionProducts';
-import { type CollectionRow, collectionRows, createCollection, listCollections, setCollectionTranslation, updateCollection } from '../services/collections';
+import { type CollectionRow, collectionRows, collectionView, createCollection, listCollections, setCollectionTranslation, updateCollection } from '../services/collections';
 import { productIdsByRef } from '../services/productRefs';
 import type { TransferFormat } from './format';
 
@@ -47,18 +47,20 @@ async function manualMembers(db: Pick<Prisma.TransactionClient, '$queryRaw'>, id
 }
 
 function recordOf(c: CollectionRow, members: string[] | undefined): CollectionRecord {
+  const { id, title, slug, description, kind, rules, match, sort, published, translations } = collectionView(c);
   return {
-    id: c.id,
-    title: c.title,
-    slug: c.slug,
-    description: c.description,
-    kind: c.kind,
-    rules: c.rules as unknown[],
-    match: c.match,
-    sort: c.sort,
-    published: c.published,
-    ...(c.kind === 'manual' ? { products: members ?? [] } : {}),
-    translations: Object.fromEntries(c.translations.map((t) => [t.locale, { title: t.title, description: t.description }])),
+    id,
+    title,
+    slug,
+    description,
+    kind,
+    rules,
+    match,
+    sort,
+    published,
+    ...(kind === 'manual' ? { products: members ?? [] } : {}),
+    // The translated text only: whether it is outdated is the store's bookkeeping, not the file's.
+    translations: Object.fromEntries(Object.entries(translations).map(([locale, t]) => [locale, { title: t.title, description: t.description }])),
   };
 }
 
