@@ -249,6 +249,10 @@ product_categories' index (its estimate is half the collection's): 1.2x to 1.6x 
 the totals differ: the category's stops after 201 rows of its index, while the collection's (its membership estimated
 exactly, 3,329 rows) builds a hash of all 3,354 membership rows: 7.5 ms against 3.3 ms for the whole statement in
 EXPLAIN ANALYZE, which the request's other work dilutes to the 1.14x above.
+
+\`npm run bench:collections:merchant\` (bench/results/collections-merchant.md) measures the merchant routes at 10,000
+products the other way round: the writes on a live product (50 smart collections) against its twin in the test
+catalog (none), and the merchant collection list against the category's compiled hot read.
 `;
   writeFileSync(path.join(ROOT, 'bench/results/collections.md'), md);
   log('wrote bench/results/collections.md');
