@@ -69,21 +69,24 @@ describe('collections export and import', () => {
       { title: 'Broken', kind: 'smart', rules: [{ field: 'colour', operator: 'equals', value: 'x' }] },
       { title: 'Unknown products', kind: 'manual', products: ['no-such-slug', P.alpha] },
       { slug: 'cheap', kind: 'manual' },
+      { title: 'Italian', kind: 'manual', translations: { it: { title: 'Italiano', description: null } } },
     ];
     const res = await importFile(lines.map((l) => JSON.stringify(l)).join('\n') + '\nnot json\n', 'changes.jsonl');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ rows: 6, created: 1, updated: 1, unchanged: 0, rejected: 4 });
+    expect(res.body.data).toMatchObject({ rows: 7, created: 1, updated: 1, unchanged: 0, rejected: 5 });
     expect(res.body.data.errors).toEqual([
       expect.objectContaining({ row: 3, field: 'rules.0.field' }),
       { row: 4, field: 'products.0', code: 'unknown_product', message: 'no product of this catalog has the slug "no-such-slug"' },
       expect.objectContaining({ row: 5, field: 'kind', code: 'immutable' }),
-      { row: 6, field: 'line', code: 'invalid_json', message: 'not a JSON object' },
+      expect.objectContaining({ row: 6, field: 'translations.it', code: 'locale_not_enabled' }),
+      { row: 7, field: 'line', code: 'invalid_json', message: 'not a JSON object' },
     ]);
     expect(byName(await members('picks'))).toEqual(['gamma', 'beta']);
     expect(byName(await members('fresh'))).toEqual(['alpha', 'gamma']);
     expect((await ok('GET', '/collections')).map((c: any) => c.slug)).toEqual(['fresh', 'cheap', 'picks']);
     // Nothing of the rejected records was written.
     expectProblem(await req('GET', '/collections/broken'), 404, 'not_found');
+    expectProblem(await req('GET', '/collections/italian'), 404, 'not_found');
   });
 
   it('round-trips CSV: deleted collections come back from their export with their lists, rules and translations', async () => {

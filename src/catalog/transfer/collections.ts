@@ -198,7 +198,7 @@ async function matchingCollection(t: TransactionContext, storeId: string, r: Rec
 }
 
 /** One record written in one transaction: created or updated, its translations, a manual collection's list. */
-async function importRecord(ctx: RequestContext, storeId: string, r: Record<string, unknown>): Promise<'created' | 'updated' | 'unchanged'> {
+async function importRecord(ctx: RequestContext, storeId: string, r: Record<string, unknown>, format: TransferFormat): Promise<'created' | 'updated' | 'unchanged'> {
   return transaction(ctx, async (t) => {
     const existing = await matchingCollection(t, storeId, r);
     const fields = Object.fromEntries(
@@ -219,7 +219,14 @@ async function importRecord(ctx: RequestContext, storeId: string, r: Record<stri
       const [c] = await collectionRows(t.tx, [id]);
       const stored = c.translations.find((x) => x.locale === locale);
       const same = text ? (stored?.title ?? null) === (text.title ?? null) && (stored?.description ?? null) === (text.description ?? null) : !stored;
-      if (!same) await setCollectionTranslation(t, storeId, id, locale, text && (text.title != null || text.description != null) ? { title: text.title ?? null, description: text.description ?? null } : null);
+      if (same) continue;
+      const input = text && (text.title != null || text.description != null) ? { title: text.title ?? null, description: text.description ?? null } : null;
+      await setCollectionTranslation(t, storeId, id, locale, input).catch((e: unknown) => {
+        // The locale's errors named as the file names its text: title:de (CSV), translations.de (JSON Lines).
+        if (!(e instanceof AppError) || !e.errors) throw e;
+        const at = (field: string) => (format === 'csv' ? `${field === 'description' ? 'description' : 'title'}:${locale}` : `translations.${locale}${field === 'locale' ? '' : `.${field}`}`);
+        throw new AppError(e.code, e.message, { errors: e.errors.map((x) => ({ ...x, field: at(x.field) })) });
+      });
     }
     if (productIds && (fields.kind ?? (await t.tx.collection.findUniqueOrThrow({ where: { id }, select: { kind: true } })).kind) === 'manual') await syncMembers(t, storeId, id, productIds);
     if (!existing) return 'created';
@@ -243,7 +250,7 @@ export async function importCollections(ctx: RequestContext, storeId: string, te
       continue;
     }
     try {
-      summary[await importRecord(ctx, storeId, item.record)]++;
+      summary[await importRecord(ctx, storeId, item.record, format)]++;
     } catch (e) {
       summary.rejected++;
       summary.errors.push(...errorsOf(e).map((x) => ({ row: item.row, ...x })));
