@@ -387,6 +387,28 @@ export async function openFixture(url: string): Promise<BenchFixture> {
   }
 }
 
+/**
+ * Another store of the bench owner in a seeded database, with `count` products of the same distribution (written
+ * with the triggers on, so its counters and ordinals are kept as the service keeps them). Returns its id; an existing
+ * store of that name is deleted first.
+ */
+export async function addBenchStore(url: string, name: string, count: number): Promise<string> {
+  await openDatabase({ kind: 'postgres', url, poolSize: 2, preparedStatements: true }, { migrate: false });
+  let storeId: string;
+  try {
+    const owner = await db().user.findFirstOrThrow({ where: { email: OWNER_EMAIL }, select: { id: true } });
+    await db().store.deleteMany({ where: { name } });
+    storeId = (await createStore(benchContext(), { name, currency: 'EUR', ownerId: owner.id })).id;
+  } finally {
+    await closeDatabase();
+  }
+  await withClient(url, async (c) => {
+    for (const sql of catalogStatements(storeId, count, { withCategories: true })) await c.query(sql);
+    await c.query('ANALYZE');
+  });
+  return storeId;
+}
+
 /** A live secret key with the default scopes, for the public API scenarios. */
 async function createBenchApiKey(storeId: string): Promise<string> {
   const { secret } = await createApiKey(benchContext(), storeId, { name: 'bench', type: 'secret', mode: 'live', scopes: ['public:read', 'payments:read'] });

@@ -34,6 +34,7 @@ import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
 import { stagedRoutes } from './catalog/rest/staged';
 import { attributeRoutes } from './catalog/rest/attributes';
 import { collectionRoutes } from './catalog/rest/collections';
+import { collectionTransferRoutes } from './catalog/rest/collectionTransfer';
 import { localizationRoutes } from './catalog/rest/localization';
 import { translationRoutes } from './catalog/rest/translations';
 import { changeRoutes } from './events/rest/changes';
@@ -45,6 +46,7 @@ import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './access/rest/oauth';
 import { compileRoutes, type RestRoute } from './api/rest/routes';
 import { openApiJson } from './openapi';
 import { publicRoutes } from './catalog/rest/public';
+import { publicCollectionRoutes } from './catalog/rest/publicCollections';
 import { testCatalogRoutes } from './catalog/rest/testCatalog';
 import { productTransferRoutes } from './catalog/rest/productTransfer';
 import { webhookRoutes } from './events/rest/webhooks';
@@ -55,7 +57,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...stagedRoutes, ...attributeRoutes, ...collectionRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...stagedRoutes, ...attributeRoutes, ...collectionRoutes, ...collectionTransferRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes, ...publicCollectionRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -7,6 +7,7 @@ import { oauthCommands } from './access/cli/oauth';
 import { productCommands } from './catalog/cli/products';
 import { storeCommands } from './access/cli/stores';
 import { categoryCommands } from './catalog/cli/categories';
+import { collectionCommands } from './catalog/cli/collections';
 import { attributeCommands, productTypeCommands } from './catalog/cli/attributes';
 import { localizationCommands } from './catalog/cli/localization';
 import { translationCommands } from './catalog/cli/translations';
@@ -16,4 +17,4 @@ import { tokenCommands, userCommands } from './access/cli/users';
 import { webhookCommands } from './events/cli/webhooks';
 
 /** Every CLI command, in the order help lists them. */
-export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...categoryCommands, ...attributeCommands, ...productTypeCommands, ...localizationCommands, ...translationCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands, ...productCommands, ...uploadCommands];
+export const commands: CliCommand[] = [...userCommands, ...storeCommands, ...categoryCommands, ...attributeCommands, ...productTypeCommands, ...collectionCommands, ...localizationCommands, ...translationCommands, ...tokenCommands, ...apiKeyCommands, ...oauthCommands, ...changeCommands, ...webhookCommands, ...testCatalogCommands, ...productCommands, ...uploadCommands];

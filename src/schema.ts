@@ -19,6 +19,8 @@ import './catalog/graphql/public';
 import './catalog/graphql/categories';
 import './catalog/graphql/attributes';
 import './catalog/graphql/collections';
+import './catalog/graphql/publicCollections';
+import './catalog/graphql/collectionTransfer';
 import './catalog/graphql/localization';
 import './catalog/graphql/translations';
 import './events/graphql/changes';

@@ -56,6 +56,7 @@ export const GROUPS: Record<string, string> = {
   category: "A store's categories",
   attributes: "A store's typed attributes (material, capacity, colour…), shared by its live and test catalogs",
   'product-types': "A store's product types: which attributes apply to their products and to their variants",
+  collections: "A catalog's collections: manual (an ordered list of products) or smart (the products their rules match), published to the storefront or not",
   member: "A store's members and their permissions",
   locales: "A store's locales: its default one and up to 20 more (BCP 47 tags)",
   translations: "Translations of a store's products, categories and attributes in its further locales, and what is left to translate",

@@ -47,16 +47,16 @@ function publicValues(p: PublicAssignments, level: 'product' | 'variant', values
 const localized = new WeakMap<object, LocalizedProduct>();
 
 /** The locale argument of the storefront reads (REST: `?locale=`). */
-const LOCALE_ARG_DESCRIPTION =
+export const LOCALE_ARG_DESCRIPTION =
   'A BCP 47 tag: fields come in the best of the store\'s locales by the fallback chain (the tag, its language alone, the store\'s default). Wins over Accept-Language; a tag the store lacks falls back, one that is not BCP 47 is refused (validation_failed)';
 
 /** The request's language: the `locale` argument, else the Accept-Language header. Responses vary by that header either way. */
-function localeRequest(ctx: GraphQLContext, locale: string | null | undefined) {
+export function localeRequest(ctx: GraphQLContext, locale: string | null | undefined) {
   ctx.setResponseHeader?.('Vary', 'Accept-Language');
   return { locale, acceptLanguage: ctx.acceptLanguage };
 }
 
-const chainOf = (ctx: GraphQLContext, storeId: string, locale: string | null | undefined) => requestLocaleChain(ctx, storeId, localeRequest(ctx, locale));
+export const chainOf = (ctx: GraphQLContext, storeId: string, locale: string | null | undefined) => requestLocaleChain(ctx, storeId, localeRequest(ctx, locale));
 
 /** Localizes loaded storefront rows (their variants too) by the chain; returns the locale the answer names, set as Content-Language. */
 function localizeRows<P extends { id: string; variants?: object[] }>(ctx: GraphQLContext, rows: P[], chain: string[], translations: Map<string, Map<string, TranslatedText>>) {
@@ -188,11 +188,11 @@ const SupportedCountry = builder.simpleObject('SupportedCountry', {
   }),
 });
 
-const PublicProductSort = builder.enumType('PublicProductSort', {
+export const PublicProductSort = builder.enumType('PublicProductSort', {
   values: Object.fromEntries(PUBLIC_PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
 });
 
-const PublicProductFilter = builder.inputType('PublicProductFilter', {
+export const PublicProductFilter = builder.inputType('PublicProductFilter', {
   fields: (t) => ({
     search: t.string({ description: 'Case-insensitive text over name, description and tags' }),
     category: t.string({ description: 'Category slug' }),
@@ -204,7 +204,7 @@ const PublicProductFilter = builder.inputType('PublicProductFilter', {
   }),
 });
 
-interface PublicProductPageShape {
+export interface PublicProductPageShape {
   currency: string | null;
   facets?: Facet[];
   ids: string[];
@@ -219,7 +219,7 @@ function publicProductQuery(ctx: GraphQLContext, info: GraphQLResolveInfo) {
   return q.select ? { select: { ...q.select, id: true } } : q;
 }
 
-const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProductPage').implement({
+export const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProductPage').implement({
   fields: (t) => ({
     items: t.field({
       type: [PublicProduct],
@@ -244,6 +244,30 @@ const PublicProductPage = builder.objectRef<PublicProductPageShape>('PublicProdu
   }),
 });
 
+/** The PublicProductFilter argument as the storefront list takes it (GraphQL's nulls as left out). */
+export function publicFilterOf(f: typeof PublicProductFilter.$inferInput | null | undefined) {
+  return {
+    search: f?.search ?? undefined,
+    category: f?.category ?? undefined,
+    tags: f?.tags ?? undefined,
+    attributes: cleanAttributeFilters(f?.attributes),
+    productTypes: f?.productTypes?.map(String) ?? undefined,
+    priceMin: f?.priceMin ?? undefined,
+    priceMax: f?.priceMax ?? undefined,
+  };
+}
+
+/** The page-level arguments of a storefront product list (publicProducts, publicCollectionProducts). */
+export const publicListArgs = (t: any) => ({
+  page: t.arg.int(),
+  perPage: t.arg.int(),
+  filter: t.arg({ type: PublicProductFilter }),
+  sort: t.arg({ type: PublicProductSort }),
+  facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
+  locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }),
+  currency: t.arg.string({ description: `${CURRENCY_ARG_DESCRIPTION}. Sorting by price and the price filters use it; products without a price in it sort last and match no price filter` }),
+});
+
 builder.queryFields((t) => ({
   publicSupportedCountries: t.field({
     type: [SupportedCountry],
@@ -254,28 +278,11 @@ builder.queryFields((t) => ({
   publicProducts: t.field({
     type: PublicProductPage,
     description: "A page of the credential's store's active products. Public API; needs public:read or products:read.",
-    args: {
-      page: t.arg.int(),
-      perPage: t.arg.int(),
-      filter: t.arg({ type: PublicProductFilter }),
-      sort: t.arg({ type: PublicProductSort }),
-      facets: t.arg.stringList({ description: `${FACETS_ARG_DESCRIPTION}; public attributes only` }),
-      locale: t.arg.string({ description: LOCALE_ARG_DESCRIPTION }),
-      currency: t.arg.string({ description: `${CURRENCY_ARG_DESCRIPTION}. Sorting by price and the price filters use it; products without a price in it sort last and match no price filter` }),
-    },
+    args: publicListArgs(t),
     authScopes: capability('readStorefront'),
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args: any, ctx) => {
       const named = namedCurrency(args.currency);
-      const f = args.filter;
-      const filter = {
-        search: f?.search ?? undefined,
-        category: f?.category ?? undefined,
-        tags: f?.tags ?? undefined,
-        attributes: cleanAttributeFilters(f?.attributes),
-        productTypes: f?.productTypes?.map(String) ?? undefined,
-        priceMin: f?.priceMin ?? undefined,
-        priceMax: f?.priceMax ?? undefined,
-      };
+      const filter = publicFilterOf(args.filter);
       const paging = { page: args.page ?? undefined, perPage: args.perPage ?? undefined };
       const list = (chain: string[] | undefined, currency: string | null) =>
         listPublicProducts(ctx, ctx.storeId!, { ...filter, chain }, paging, args.sort ?? undefined, args.facets ?? undefined, currency);

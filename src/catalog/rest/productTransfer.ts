@@ -149,6 +149,30 @@ const filterParameters = [
   { name: 'scheduled', in: 'query', schema: { type: 'boolean' } },
 ];
 
+/**
+ * An import request's file (the multipart field "file") as an Upload for the operation, and its other fields. The
+ * permission is checked before the body is read, so a client that may not import cannot make the server spool a
+ * file; `tooLarge` says the limit (`{max}`: the bytes).
+ */
+export async function importFileOf({ req, params, ctx }: RestRequest, maxBytes: number, tooLarge: string) {
+  requireCapability(ctx, 'changeCatalog', params.storeId);
+  if (!isMultipart(req)) throw new AppError('unsupported_media_type', 'Send the file as multipart/form-data with a file field "file"');
+  const { file, fields } = await readMultipartForm(req, { fileFields: ['file'], maxFileBytes: maxBytes, tmpDir: ctx.config.tmpDir });
+  if (!file) throw new AppError('validation_failed', 'file: a file field "file" is required', { errors: [{ field: 'file', code: 'required', message: 'a file field "file" is required' }] });
+  if (file.truncated) {
+    await file.discard();
+    throw new AppError('payload_too_large', tooLarge.replace('{max}', String(maxBytes)), { details: { max_bytes: maxBytes } });
+  }
+  return { file: uploadOf(file), fields };
+}
+
+/** The headers of a streamed export file, as its operation named it. */
+export const attachmentHeaders = (file: { contentType: string; fileName: string }) => ({
+  'Content-Type': file.contentType,
+  'Content-Disposition': `attachment; filename="${file.fileName}"`,
+  'Cache-Control': 'no-store',
+});
+
 // --- Routes --------------------------------------------------------------------
 
 export const productTransferRoutes: RestRoute[] = [
@@ -163,20 +187,11 @@ export const productTransferRoutes: RestRoute[] = [
       mutation StartProductImport($storeId: ID!, $file: Upload!, $format: ProductTransferFormat, $dryRun: Boolean, $errorPolicy: ProductImportErrorPolicy) {
         startProductImport(storeId: $storeId, file: $file, format: $format, dryRun: $dryRun, errorPolicy: $errorPolicy) { ${IMPORT_FIELDS(false)} }
       }`,
-    variables: async ({ req, params, ctx }) => {
-      // Checked before the body is read: a client that may not import cannot make the server spool a file.
-      requireCapability(ctx, 'changeCatalog', params.storeId);
-      if (!isMultipart(req)) throw new AppError('unsupported_media_type', 'Send the file as multipart/form-data with a file field "file"');
-      const maxBytes = ctx.config.imports.maxBytes;
-      const { file, fields } = await readMultipartForm(req, { fileFields: ['file'], maxFileBytes: maxBytes, tmpDir: ctx.config.tmpDir });
-      if (!file) throw new AppError('validation_failed', 'file: a file field "file" is required', { errors: [{ field: 'file', code: 'required', message: 'a file field "file" is required' }] });
-      if (file.truncated) {
-        await file.discard();
-        throw new AppError('payload_too_large', `Import files are limited to ${maxBytes} bytes (IMPORT_MAX_BYTES)`, { details: { max_bytes: maxBytes } });
-      }
+    variables: async (r) => {
+      const { file, fields } = await importFileOf(r, r.ctx.config.imports.maxBytes, 'Import files are limited to {max} bytes (IMPORT_MAX_BYTES)');
       return {
-        storeId: params.storeId,
-        file: uploadOf(file),
+        storeId: r.params.storeId,
+        file,
         format: fields.format || undefined,
         dryRun: bool(fields.dry_run, 'dry_run'),
         errorPolicy: fields.error_policy || undefined,
@@ -302,11 +317,7 @@ export const productTransferRoutes: RestRoute[] = [
     }),
     respond: () => ({ status: 500 }),
     stream: (data, r) => ({
-      headers: {
-        'Content-Type': data.productExport.contentType,
-        'Content-Disposition': `attachment; filename="${data.productExport.fileName}"`,
-        'Cache-Control': 'no-store',
-      },
+      headers: attachmentHeaders(data.productExport),
       body: exportProducts(r.ctx, r.params.storeId, listFilterOf(r.query), data.productExport.format as TransferFormat),
     }),
     openapi: {

@@ -15,7 +15,7 @@ import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes
 
 const BASE = '/api/public/v1';
 
-const livemode = (r: RestRequest) => r.ctx.mode === 'live';
+export const livemode = (r: RestRequest) => r.ctx.mode === 'live';
 
 const MERCHANT_BASE = '/api/v1/merchant/stores/:storeId';
 
@@ -70,7 +70,7 @@ const merchantRoute = (operationId: string): RestRoute => {
   return route;
 };
 
-const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
+export const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
   fragment RestPublicProduct on PublicProduct {
     id name description price compare_at_price: compareAtPrice currency currencies in_stock: inStock tags category_slugs: categorySlugs attributes
     options { name values }
@@ -82,10 +82,10 @@ const PUBLIC_PRODUCT_FRAGMENT = /* GraphQL */ `
 const publicAuth = { auth: 'public' as const };
 
 /** `?locale=`: absent or empty, Accept-Language decides. */
-const localeParam = (query: URLSearchParams) => query.get('locale') || undefined;
+export const localeParam = (query: URLSearchParams) => query.get('locale') || undefined;
 
 /** The language parameters of the storefront reads (docs/locales-and-currencies.md, "Reading in a language"). */
-const localeParameters = [
+export const localeParameters = [
   {
     name: 'locale',
     in: 'query',
@@ -102,7 +102,7 @@ const localeParameters = [
     description: 'Preferred languages with q-values (RFC 9110), when no locale parameter is sent; q=0 excludes a language, * matches any. Never an error',
   },
 ];
-const localeHeaders = {
+export const localeHeaders = {
   'Content-Language': {
     description: "The locale the fields came in: the first of the chain any field came in, else the store's default",
     schema: { type: 'string', example: 'de' },
@@ -110,13 +110,13 @@ const localeHeaders = {
   Vary: { description: 'Accept-Language (with Accept-Encoding when compressed): the answer depends on it', schema: { type: 'string', example: 'Accept-Language' } },
 };
 /** The body's `locale`: the same locale as Content-Language, beside `livemode`. */
-const localeProperty = { locale: { type: 'string', example: 'de', description: 'The locale the fields came in (as Content-Language)' } };
+export const localeProperty = { locale: { type: 'string', example: 'de', description: 'The locale the fields came in (as Content-Language)' } };
 
 const modeSchema = {
   required: false, schema: { type: 'string', enum: ['test', 'live'] },
   description: "Request mode (header or query; both must agree). Defaults to the credential's mode; a different mode answers 403 mode_mismatch.",
 };
-const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
+export const modeParameters = [{ name: 'X-Service-Mode', in: 'header', ...modeSchema }, { name: 'mode', in: 'query', ...modeSchema }];
 
 /**
  * Filters and sorts that only a credential reading the whole catalog has; public:read lists active products in the
@@ -141,6 +141,14 @@ function publicListParameters() {
           ? { ...p, description: `${p.description}. ${WHOLE_CATALOG_SORTS.join(', ')}: only for a credential that reads the whole catalog (products:read or products:write); public:read gets 422 validation_failed` }
           : p,
     );
+}
+
+/** The list's parameters as every credential has them in the storefront view: no whole-catalog filters or sorts. */
+function storefrontListParameters() {
+  const merchant = (merchantRoute('listProducts').openapi as OpenApiFragment).parameters ?? [];
+  return merchant
+    .filter((p) => p.in === 'query' && !WHOLE_CATALOG_PARAMETERS.includes(p.name as string))
+    .map((p) => (p.name === 'sort' ? { ...p, schema: { type: 'string', enum: [...PUBLIC_PRODUCT_SORTS] }, description: "A leading - sorts descending; left out, the collection's own sort (its `sort`: manual, newest, name, price_asc or price_desc)" } : p));
 }
 
 /**
@@ -234,16 +242,16 @@ const PublicVariant = {
   },
 };
 /** REST's spelling of the storefront product GraphQL answered: money as numbers, the variants' too. */
-const restPublicProduct = (p: Record<string, any>) => {
+export const restPublicProduct = (p: Record<string, any>) => {
   for (const v of p.variants) fromGraphQL(PUBLIC_VARIANT, v);
   if (p.compare_at_price !== null) p.compare_at_price = Number(p.compare_at_price);
   return restProduct(p);
 };
 
 /** `?currency=`: the storefront view's prices in one of the store's currencies (none: its default). */
-const currencyParam = (query: URLSearchParams) => query.get('currency') ?? undefined;
+export const currencyParam = (query: URLSearchParams) => query.get('currency') ?? undefined;
 
-const currencyParameter = {
+export const currencyParameter = {
   name: 'currency',
   in: 'query',
   schema: { type: 'string', example: 'JPY' },
@@ -262,7 +270,45 @@ const catalogProduct = {
   oneOf: [{ $ref: '#/components/schemas/PublicProduct' }, { $ref: '#/components/schemas/Product' }],
 };
 const livemodeProperty = { livemode: { type: 'boolean', description: 'true in live mode' } };
-const publicJson = (properties: Record<string, unknown>) => ({ 'application/json': { schema: { type: 'object', properties: { ...properties, ...livemodeProperty } } } });
+export const publicJson = (properties: Record<string, unknown>) => ({ 'application/json': { schema: { type: 'object', properties: { ...properties, ...livemodeProperty } } } });
+
+/** The storefront product list's variables from the query string (publicProducts, publicCollectionProducts). */
+export function publicListVariables(query: URLSearchParams) {
+  const { attributes, productTypes, facets } = attributeListParams(query);
+  return {
+    page: intParam(query, 'page', PAGE_LIMITS.page),
+    perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
+    sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
+    filter: {
+      search: query.get('search') || undefined,
+      category: query.get('category') || undefined,
+      tags: listParam(query, 'tags'),
+      attributes,
+      productTypes,
+      priceMin: query.get('price_min') ?? undefined,
+      priceMax: query.get('price_max') ?? undefined,
+    },
+    facets,
+    locale: localeParam(query),
+    currency: currencyParam(query),
+  };
+}
+
+/** A storefront product page (PublicProductPage) as REST answers it. */
+export const publicPageResponse = (r: RestRequest, page: { items: Record<string, any>[]; meta: any; facets?: any; locale: string }) =>
+  pageResponse(r, page.items.map(restPublicProduct), withFacets(page.meta, page.facets), { livemode: livemode(r), locale: page.locale });
+
+/**
+ * The storefront product list's query parameters (filters, sort, facets, page, locale, currency), without the mode's.
+ * `storefrontOnly`: a list every credential reads in the storefront view (a collection's), without the whole catalog's.
+ */
+export const publicProductListParameters = ({ storefrontOnly = false } = {}) => [
+  ...(storefrontOnly ? storefrontListParameters() : publicListParameters()),
+  ...localeParameters,
+  currencyParameter,
+  priceBoundParameter('price_min', 'Products priced at least this'),
+  priceBoundParameter('price_max', 'Products priced at most this'),
+];
 
 export const publicRoutes: RestRoute[] = [
   {
@@ -309,41 +355,11 @@ export const publicRoutes: RestRoute[] = [
         ${FACETS_SELECTION}
       }
     }${PUBLIC_PRODUCT_FRAGMENT}`,
-    variables: ({ query }) => {
-      const { attributes, productTypes, facets } = attributeListParams(query);
-      return {
-        page: intParam(query, 'page', PAGE_LIMITS.page),
-        perPage: intParam(query, 'per_page', PAGE_LIMITS.perPage),
-        sort: sortParam(query, PUBLIC_PRODUCT_SORTS),
-        filter: {
-          search: query.get('search') || undefined,
-          category: query.get('category') || undefined,
-          tags: listParam(query, 'tags'),
-          attributes,
-          productTypes,
-          priceMin: query.get('price_min') ?? undefined,
-          priceMax: query.get('price_max') ?? undefined,
-        },
-        facets,
-        locale: localeParam(query),
-        currency: currencyParam(query),
-      };
-    },
-    respond: (data, r) =>
-      pageResponse(r, data.publicProducts.items.map(restPublicProduct), withFacets(data.publicProducts.meta, data.publicProducts.facets), {
-        livemode: livemode(r),
-        locale: data.publicProducts.locale,
-      }),
+    variables: ({ query }) => publicListVariables(query),
+    respond: (data, r) => publicPageResponse(r, data.publicProducts),
     alternative: { when: readsWholeCatalog, route: forCredentials(merchantRoute('listProducts'), 'listPublicProducts', 'Every product of the catalog') },
     openapi: {
-      parameters: [
-        ...publicListParameters(),
-        ...localeParameters,
-        currencyParameter,
-        priceBoundParameter('price_min', 'Products priced at least this'),
-        priceBoundParameter('price_max', 'Products priced at most this'),
-        ...modeParameters,
-      ],
+      parameters: [...publicProductListParameters(), ...modeParameters],
       components: { schemas: { PublicProduct, PublicVariant } },
       responses: {
         '200': {

@@ -13,9 +13,9 @@ import { translatedLocales } from './localizedReads';
 
 /** Sorts a storefront may use: inventory is not public, so neither is sorting by it. */
 export const PUBLIC_PRODUCT_SORTS = ['created_at', '-created_at', 'name', '-name', 'price', '-price'] as const satisfies readonly ProductSort[];
-type PublicProductSort = (typeof PUBLIC_PRODUCT_SORTS)[number];
+export type PublicProductSort = (typeof PUBLIC_PRODUCT_SORTS)[number];
 
-interface PublicProductFilter {
+export interface PublicProductFilter {
   search?: string;
   category?: string;
   tags?: string[];
@@ -68,10 +68,14 @@ export function listPublicProducts(
   facets?: string[],
   currency?: string | null,
 ) {
+  return listProductIds(ctx, storeId, publicListFilter(filter, currency), paging, sort, { facets, audience: 'public' });
+}
+
+/** A storefront list's filter as the product list takes it: active products only; a search matches the chain's translations too. */
+export function publicListFilter(filter: PublicProductFilter, currency: string | null | undefined) {
   const { search, category, tags, attributes, productTypes, priceMin, priceMax, chain } = filter;
   const searchLocales = search && chain ? translatedLocales(chain) : undefined;
-  const listed = { search, category, tags, attributes, productTypes, priceMin, priceMax, currency: currency ?? undefined, status: 'active' as const, searchLocales };
-  return listProductIds(ctx, storeId, listed, paging, sort, { facets, audience: 'public' });
+  return { search, category, tags, attributes, productTypes, priceMin, priceMax, currency: currency ?? undefined, status: 'active' as const, searchLocales };
 }
 
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
