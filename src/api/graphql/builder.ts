@@ -64,8 +64,8 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
   defaultFieldNullability: false,
   prisma: {
-    // Relations Pothos loads itself go through the request's database too.
-    client: (ctx) => ctx.db,
+    // Relations and lists Pothos loads itself are the request's reads: a replica in a query operation that may use one.
+    client: (ctx) => ctx.readDb,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
