@@ -53,6 +53,7 @@ export function readsFromReplicas(positions: WritePositions | undefined, log: Lo
         }
         const replica = route.replica;
         ctx.readDb = replica.prisma;
+        ctx.readTarget = replica;
         const first = (await readingFrom(replica, () => executeFn(a))) as ExecutionResult;
         const failure = first.errors?.find((e: GraphQLError) => e.originalError && !(e.originalError instanceof AppError));
         if (!failure) {
@@ -62,6 +63,7 @@ export function readsFromReplicas(positions: WritePositions | undefined, log: Lo
         replicas.reportFailure(replica, failure.originalError);
         databaseReads.inc({ target: 'primary', reason: 'replica_failed' });
         ctx.readDb = ctx.db;
+        ctx.readTarget = undefined;
         return executeFn(a);
       });
     },
