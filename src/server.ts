@@ -35,6 +35,7 @@ async function main() {
   await checkSharedServices(config);
   const database = await openDatabase(config.database, {
     role: 'service',
+    useReplicas: true,
     log: app.log,
     onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),
   });

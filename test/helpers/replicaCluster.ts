@@ -57,7 +57,7 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
   const replicaDir = path.join(dir, 'replica');
   chownSync(dir, uidOf('postgres'), gidOf('postgres'));
   const started: string[] = [];
-  const stopServer = (d: string) => asPostgres('pg_ctl', ['-D', d, '-m', 'immediate', 'stop']).catch(() => {});
+  const stopServer = async (d: string) => void (await asPostgres('pg_ctl', ['-D', d, '-m', 'immediate', 'stop']).catch(() => {}));
   try {
     await asPostgres('initdb', ['-D', primaryDir, '-A', 'trust', '-U', 'postgres']);
     appendFileSync(

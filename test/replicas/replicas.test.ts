@@ -46,7 +46,7 @@ const runs = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
       REDIS_URL: process.env.REDIS_URL!,
     });
     const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>) });
-    database = await openDatabase(config.database, { log });
+    database = await openDatabase(config.database, { useReplicas: true, log });
     for (let i = 0; i < 2; i++) {
       const app = createApp(config, { log });
       const server = createServer((req, res) => void app.handler(req, res));
@@ -139,6 +139,10 @@ const runs = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
       const replicaBefore = await reads('replica', 'caught_up');
       expect((await call(1, 'GET', `${products()}/${id}`, readerToken)).status).toBe(404);
       expect((await reads('replica', 'caught_up')) - replicaBefore).toBe(1);
+      // Exports stream from the replica their operation read: the writer's has the product, the other user's not yet.
+      const exported = async (token: string) => (await fetch(`${instances[1].url}${products()}/export?format=jsonl`, { headers: { authorization: `Bearer ${token}` } })).text();
+      expect(await exported(store.ownerToken)).toContain('Written through instance 0');
+      expect(await exported(readerToken)).not.toContain('Written through instance 0');
     } finally {
       await cluster.onReplica('SELECT pg_wal_replay_resume()');
     }

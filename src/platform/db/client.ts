@@ -67,6 +67,8 @@ interface OpenOptions {
   /** For the embedded database: the service owns and shares it; a tool (the default) goes through a running service. */
   role?: EmbeddedRole;
   onSocketError?: (err: unknown) => void;
+  /** Open the target's streaming replicas and monitor them (the service; tools and the worker read only the primary). */
+  useReplicas?: boolean;
   /** Where the replica monitor reports a replica it skips (silent when not given). */
   log?: Logger;
 }
@@ -84,7 +86,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     const direct = 'readRows' in adapterFactory ? (adapterFactory as PostgresAdapterFactory).readRows.bind(adapterFactory) : undefined;
     await prisma.$connect();
     const replicas =
-      target.kind === 'postgres' && target.replicas && direct
+      opts.useReplicas && target.kind === 'postgres' && target.replicas && direct
         ? await openReplicas(target, statements, { name: 'primary', prisma, readRows: countedReads(adapterFactory as PostgresAdapterFactory, statements) }, opts.log ?? pino({ level: 'silent' }))
         : undefined;
     const database: Database = {
