@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { Client } from 'pg';
  * and `pg_ctl` on free ports in a temporary directory, run as the `postgres` user (the binaries refuse root),
  * never touching the machine's own server. Stopped and removed by `stop()`.
  */
-const BIN = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
+const BIN = process.env.PG_BIN_DIR ?? debianServerBinaries();
 const run = promisify(execFile);
 
 export interface ReplicaCluster {
@@ -98,6 +98,13 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Debian's PostgreSQL server binaries, of its newest installed major version (/usr/lib/postgresql/15/bin here). */
+function debianServerBinaries(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  return path.join(root, versions[0] ?? '15', 'bin');
 }
 
 function uidOf(user: string): number {

@@ -29,7 +29,7 @@ const runs = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
   let readerToken: string;
 
   beforeAll(async () => {
-    if (!(await canRunReplicaCluster())) throw new Error('the replica tests need root and PostgreSQL server binaries (PG_BIN_DIR, default /usr/lib/postgresql/15/bin)');
+    if (!(await canRunReplicaCluster())) throw new Error('the replica tests need root and PostgreSQL\'s server binaries (PG_BIN_DIR, else Debian\'s under /usr/lib/postgresql)');
     cluster = await startReplicaCluster();
     config = loadConfig({
       NODE_ENV: 'test',

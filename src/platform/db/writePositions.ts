@@ -30,6 +30,24 @@ const MAX_LOCAL_CLIENTS = 50_000;
 
 type RecordingRedis = import('ioredis').Redis & { recordWritePosition(key: string, position: string, ttlMs: string): Promise<number> };
 
+const CONNECT_WAIT_MS = 1000;
+
+/** Resolves once the connection is ready (at once when it is); rejects after CONNECT_WAIT_MS. */
+function connected(redis: RecordingRedis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`redis not ready after ${CONNECT_WAIT_MS} ms`));
+    }, CONNECT_WAIT_MS);
+    redis.once('ready', onReady);
+  });
+}
+
 /**
  * A record lasts `ttlMs`: DATABASE_REPLICA_MAX_LAG_MS plus a few polls. Past that, every replica allowed to serve
  * has replayed the write anyway (it is at most that far behind), so the record no longer changes a choice.
@@ -45,7 +63,11 @@ export function createWritePositions(opts: { redisUrl?: string; ttlMs: number; l
     return {
       record: (client, position) =>
         shared.run(
-          async (redis) => void (await redis.recordWritePosition(KEY_PREFIX + client, position.toString(), String(ttlMs))),
+          async (redis) => {
+            // A record must not be lost to a connection still being made (the first writes after a start): wait for it, briefly.
+            await connected(redis);
+            await redis.recordWritePosition(KEY_PREFIX + client, position.toString(), String(ttlMs));
+          },
           () => undefined,
         ),
       lastWrite: (client) =>
