@@ -32,7 +32,9 @@ import { sendProblem, toProblem } from './api/rest/problem';
 import { handleRest } from './api/rest/handler';
 import { createPipeline } from './api/pipeline';
 import { catalogExtrasRoutes } from './catalog/rest/catalogExtras';
+import { stagedRoutes } from './catalog/rest/staged';
 import { attributeRoutes } from './catalog/rest/attributes';
+import { collectionRoutes } from './catalog/rest/collections';
 import { localizationRoutes } from './catalog/rest/localization';
 import { translationRoutes } from './catalog/rest/translations';
 import { changeRoutes } from './events/rest/changes';
@@ -54,7 +56,7 @@ import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
 
-export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...attributeRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
+export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...stagedRoutes, ...attributeRoutes, ...collectionRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes];
 
 export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;

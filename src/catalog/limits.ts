@@ -28,6 +28,12 @@ export const CATALOG_LIMITS = {
   localesPerStore: 20,
   /** Currencies of one store beside its default one. */
   currenciesPerStore: 10,
+  /** Products of one manual collection. */
+  productsPerManualCollection: 5000,
+  /** Rules of one smart collection. */
+  rulesPerCollection: 60,
+  /** Collections of one catalog (store and mode). */
+  collectionsPerCatalog: 1000,
 } as const;
 
 export type CatalogLimit = keyof typeof CATALOG_LIMITS;
@@ -48,6 +54,9 @@ const LIMIT_DOCS: Record<CatalogLimit, { counts: string; past: string }> = {
   facetsPerList: { counts: 'facets one product list asks for (`facets=…`)', past: '422 `validation_failed`, `too_big` on `facets`' },
   localesPerStore: { counts: "locales of one store beside its default locale", past: '422 `limit_exceeded`' },
   currenciesPerStore: { counts: "currencies of one store beside its default currency", past: '422 `limit_exceeded`' },
+  productsPerManualCollection: { counts: 'products of one manual collection', past: '422 `limit_exceeded` (an add that would pass it adds nothing)' },
+  rulesPerCollection: { counts: 'rules of one smart collection', past: '422 `validation_failed`, `too_big` on `rules`' },
+  collectionsPerCatalog: { counts: 'collections of one catalog (store and mode)', past: '422 `limit_exceeded`' },
 };
 
 /** docs/limits.md, from the limits themselves (npm run docs:reference). */

@@ -13,6 +13,7 @@ import { runDueSchedules } from '../catalog/services/productSchedules';
 import { sweepUnusedFiles } from '../catalog/services/storedFiles';
 import { runDueTestCatalogJobs } from '../catalog/services/testCatalog';
 import { runDueProductImports } from '../catalog/services/productImports';
+import { runDueCollectionRecomputes } from '../catalog/services/collectionMembership';
 import { storageFor } from '../platform/storage';
 import { createDeliverer, type DeliveryDeps } from '../events/webhooks/deliver';
 import { dispatchEvents } from '../events/webhooks/dispatch';
@@ -146,6 +147,8 @@ export function createWorker(opts: WorkerOptions): Worker {
     const claim = await step('deliver', () => deliverer.claimAndStart({ now: now() }), { claimed: 0, done: Promise.resolve([]) });
     const published = await step('scheduled publishing', () => runDueSchedules(systemContext(), { limit: SCHEDULE_BATCH }), 0);
     const testCatalog = await step('test catalog jobs', () => runDueTestCatalogJobs(systemContext(), { limit: TEST_CATALOG_BATCHES }), 0);
+    // Counted with the test catalog's batches: a pass that ran one loops again at once.
+    const recomputes = await step('collection recomputes', () => runDueCollectionRecomputes(systemContext(), { maxBatches: TEST_CATALOG_BATCHES }), 0);
     importing ??= step('product imports', () => runDueProductImports(systemContext()), 0).then((ran) => {
       importing = null;
       // It committed events, and another import may be waiting.
@@ -154,7 +157,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     });
     return {
       result: { dispatched: dispatched.events, delivered: claim.claimed, published },
-      testCatalog,
+      testCatalog: testCatalog + recomputes,
       done: claim.done.then((outcomes) => outcomes.length),
     };
   }

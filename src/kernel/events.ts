@@ -19,6 +19,17 @@ export const EVENT_TYPES = [
   'product.image_added',
   'product.image_removed',
   'product.images_updated',
+  'product.staged',
+  'product.staged_published',
+  'product.staged_discarded',
+  'collection.created',
+  'collection.updated',
+  'collection.deleted',
+  'collection.published',
+  'collection.unpublished',
+  'collection.products_added',
+  'collection.products_removed',
+  'collection.products_moved',
   'category.created',
   'category.updated',
   'category.deleted',
@@ -59,7 +70,11 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const RESOURCE_TYPES = ['product', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
+/** Edits of a product's staged version, never of the current one: the history marks them `staged` (docs/staged-changes.md). */
+export const STAGED_EVENT_TYPES: readonly EventType[] = ['product.staged', 'product.staged_discarded'];
+export const isStagedEdit = (type: string) => (STAGED_EVENT_TYPES as readonly string[]).includes(type);
+
+export const RESOURCE_TYPES = ['product', 'collection', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Where a write came in. */

@@ -117,7 +117,8 @@ export const EnvSchema = z.object({
   /** Limits of one /graphql document (src/api/graphql/limits.ts). */
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(200).max(100_000).default(2000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(3).max(100).default(12),
-  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(20),
+  // 24: the REST product representation's own selection holds 21 aliased fields (src/catalog/services/views.ts).
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(24),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1000).default(20),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(100).default(50_000),
   /** Failed logins allowed per account (email) and per client address within the window, then 429 until it ends. */

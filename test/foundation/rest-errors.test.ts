@@ -17,6 +17,9 @@ let attributeId: string;
 let productTypeId: string;
 /** A live secret key of store a that may write its catalog: the public twins of the product routes take it. */
 let partnerKey: string;
+/** A manual collection of store a holding productId. */
+let collectionId: string;
+let collections = 0;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -36,6 +39,9 @@ beforeAll(async () => {
   productTypeId = productType.body.data.id;
   partnerKey = (await createKey(t, a, { type: 'secret', mode: 'live', scopes: ['products:read', 'products:write'] })).secret;
   await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/locales`, { token: a.ownerToken, body: { locale: 'it' } });
+  const collection = await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/collections`, { token: a.ownerToken, body: { title: 'Base collection', kind: 'manual' } });
+  collectionId = collection.body.data.id;
+  await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}/products`, { token: a.ownerToken, body: { product_ids: [productId] } });
 });
 afterAll(() => t.close());
 
@@ -160,6 +166,42 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ code: 'fabric', name: 'Fabric', type: 'dropdown', values: [{ value: 'linen', name: 'Linen' }, { value: 'wool', name: 'Wool', ...extra }] }),
     prefix: 'values.1.',
   },
+  createCollection: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections`,
+    valid: () => ({ title: `Collection ${++collections}`, kind: 'manual' }),
+    nest: (extra) => ({ title: 'Collection', kind: 'manual', ...extra }),
+    prefix: '',
+  },
+  updateCollection: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}`,
+    valid: () => ({ title: 'Base collection 2' }),
+    nest: (extra) => ({ title: 'Base collection 2', ...extra }),
+    prefix: '',
+  },
+  addCollectionProducts: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}/products`,
+    valid: () => ({ product_ids: [productId] }),
+    nest: (extra) => ({ product_ids: [productId], ...extra }),
+    prefix: '',
+  },
+  removeCollectionProducts: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}/products/remove`,
+    valid: () => ({ product_ids: [optionsProductId] }),
+    nest: (extra) => ({ product_ids: [optionsProductId], ...extra }),
+    prefix: '',
+  },
+  moveCollectionProducts: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}/products/move`,
+    valid: () => ({ moves: [{ product_id: productId, position: 0 }] }),
+    nest: (extra) => ({ moves: [{ product_id: productId, position: 0, ...extra }] }),
+    prefix: 'moves.0.',
+  },
+  setCollectionTranslation: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}/translations/it`,
+    valid: () => ({ title: 'Collezione' }),
+    nest: (extra) => ({ title: 'Collezione', ...extra }),
+    prefix: '',
+  },
   updateAttribute: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/attributes/${attributeId}`,
     valid: () => ({ name: 'Care instructions' }),
@@ -184,6 +226,12 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ count: 1, ...extra }),
     prefix: '',
   },
+  publishStagedProduct: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/products/${productId}/staged/publish`,
+    valid: () => ({ scope: 'prices' }),
+    nest: (extra) => ({ scope: 'prices', ...extra }),
+    prefix: '',
+  },
   copyLiveProductsToTest: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/test-catalog/copy`,
     valid: () => ({ search: 'base' }),
@@ -206,10 +254,10 @@ for (const [twin, merchant] of Object.entries({
   BODY_ROUTES[twin] = { ...route, path: () => route.path().replace(`/api/v1/merchant/stores/${a.storeId}`, '/api/public/v1'), token: () => partnerKey };
 }
 
-/** Routes whose body is not JSON input: publish/unpublish, ping and resend take none; multipart routes (image upload, product import) are tested in test/images and test/bulk. */
+/** Routes whose body is not JSON input: publish/unpublish, discarding staged changes, ping and resend take none; multipart routes (image upload, product import) are tested in test/images and test/bulk. */
 const NO_JSON_INPUT = new Set([
   'publishProduct', 'unpublishProduct', 'pingWebhookEndpoint', 'resendWebhookMessage',
-  'publishPublicProduct', 'unpublishPublicProduct',
+  'publishPublicProduct', 'unpublishPublicProduct', 'discardStagedProduct',
 ]);
 
 describe('unknown fields: 422, code unknown_field, the field named as sent', () => {

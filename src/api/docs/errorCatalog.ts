@@ -321,6 +321,26 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Set its status to draft or active with an update first, or create a new product.',
     example: 'An archived product cannot be published',
   },
+  staged_changes_pending: {
+    meaning: 'The product has staged changes, and this live write changes something its staged version holds: publishing would overwrite the write, or the write the staged changes.',
+    action: 'Send the write with staged=true (it changes the staged version), with staged=false&apply_to=both (it changes the current product and the staged version), or publish or discard the staged changes first (docs/staged-changes.md).',
+    example: 'The product has staged changes: stage this write too (staged=true), apply it to both versions (staged=false&apply_to=both), or publish or discard the staged changes first',
+  },
+  no_staged_changes: {
+    meaning: 'The product has no staged changes, so there is nothing to schedule for publishing.',
+    action: 'Stage a change first (a write with staged=true), then schedule its publishing.',
+    example: 'The product has no staged changes to publish',
+  },
+  not_stageable: {
+    meaning: 'A write with staged=true sends what a staged version does not hold (stock, status, schedule, translations, SKUs, cost), or the write itself cannot be staged; `errors` names them.',
+    action: 'Send those fields, or that write, to the current product (without staged=true); docs/staged-changes.md lists what can be staged.',
+    example: 'inventory_quantity: never staged; write without staged=true',
+  },
+  collection_is_smart: {
+    meaning: "The collection is smart: its products follow its rules, so they are not added, removed or moved by hand.",
+    action: "Change the collection's rules, or make a manual collection for a hand-picked list.",
+    example: 'The collection is smart: its products follow its rules, they are not added, removed or moved by hand',
+  },
   endpoint_disabled: {
     meaning: 'The webhook endpoint is disabled, so messages cannot be resent, replayed or pinged to it.',
     action: 'Enable the endpoint (PATCH it with `"status": "enabled"`), then retry.',

@@ -39,6 +39,12 @@ function restFingerprint(method: string, url: URL, r: RestRequest, variables: Re
   return fingerprintOf({ method, path: url.pathname, query, body: multipart ? forFingerprint(variables) : r.body });
 }
 
+/** staged=true on a write that changes the current version only. */
+const writeNotStageable = () =>
+  new AppError('not_stageable', 'This write cannot be staged: send it without staged=true', {
+    errors: [{ field: 'staged', code: 'not_stageable', message: 'this write changes the current version only (docs/staged-changes.md lists the writes that can be staged)' }],
+  });
+
 /**
  * Runs a matched REST route: reads the body, maps the request to the route's
  * GraphQL variables, runs the precompiled operation through the pipeline (the
@@ -69,6 +75,7 @@ export async function handleRest(
     const sentKey = req.headers['idempotency-key'];
     const key = sentKey !== undefined && WRITES.has(method) ? checkIdempotencyKey(Array.isArray(sentKey) ? sentKey.join(', ') : sentKey) : null;
     const route = match.route.alternative?.when(ctx) ? match.route.alternative.route : match.route;
+    if (WRITES.has(method) && !route.stageable && url.searchParams.has('staged') && url.searchParams.get('staged') !== 'false') throw writeNotStageable();
     const r: RestRequest = { req, params, query: url.searchParams, body: undefined, ctx };
     if (!route.multipart && method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') r.body = await readJsonBody(req);
     // What the client sent, named as sent: query parameters, then body fields (the pipeline refuses a NUL in the

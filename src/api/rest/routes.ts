@@ -49,6 +49,11 @@ export interface RestRoute {
    * GraphQL cannot stream the file itself.
    */
   stream?: (data: Record<string, any>, r: RestRequest) => { headers: Record<string, string>; body: AsyncIterable<string | Uint8Array> };
+  /**
+   * The write takes `staged=true` (a product's staged version, docs/staged-changes.md). Any other write sent
+   * staged=true is refused (422 not_stageable) rather than applied to the current version the client meant to spare.
+   */
+  stageable?: boolean;
   /** Body is multipart/form-data, parsed by the route's `variables` (streamed); default JSON. */
   multipart?: boolean;
   /** OpenAPI fragments (parameters, requestBody, responses) for /api/openapi.json. */

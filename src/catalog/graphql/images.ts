@@ -1,5 +1,7 @@
 /** GraphQL types and operations for product images: upload, remove, arrange. */
 
+import { productWrite } from '../services/stagedChanges';
+import { APPLY_TO_ARG_DOC, STAGED_ARG_DOC, StagedApplyTo, writeTarget } from './stagedArgs';
 import type { FileUpload } from 'graphql-upload-minimal';
 import * as images from '../services/images';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
@@ -91,9 +93,13 @@ builder.mutationField('arrangeProductImages', (t) =>
       images: t.arg({ type: [ProductImageArrangement], required: true }),
       expectedVersion: t.arg.int({ description: 'The product version you read.' }),
       mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      staged: t.arg.boolean({ description: STAGED_ARG_DOC }),
+      applyTo: t.arg({ type: StagedApplyTo, description: APPLY_TO_ARG_DOC }),
     },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) =>
-      images.arrangeProductImages(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.images, { expectedVersion: args.expectedVersion }, query),
+      productWrite(inCatalogMode(ctx, args.mode), args.storeId, args.productId, writeTarget(args), { unstageable: [], touchesStaged: true }, (t, checkVersion) =>
+        images.arrangeProductImages(t, args.storeId, args.productId, args.images, { expectedVersion: checkVersion ? args.expectedVersion : null }, query),
+      ),
   }),
 );

@@ -1,5 +1,7 @@
 /** GraphQL for product options: Product.options and setProductOptions. */
 
+import { productWrite } from '../services/stagedChanges';
+import { APPLY_TO_ARG_DOC, STAGED_ARG_DOC, StagedApplyTo, writeTarget } from './stagedArgs';
 import { OptionInput as OptionRules, setProductOptions } from '../services/options';
 import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
@@ -49,16 +51,19 @@ builder.mutationField('setProductOptions', (t) =>
       options: t.arg({ type: [ProductOptionInput], required: true, description: 'The whole list, in order (an empty list removes every option)' }),
       deleteVariants: t.arg.boolean({ description: 'Delete the variants the change leaves without a value or with a duplicate combination (the first by position stays)' }),
       expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written' }),
+      staged: t.arg.boolean({ description: `${STAGED_ARG_DOC} Not with deleteVariants (variants are deleted from the current product only).` }),
+      applyTo: t.arg({ type: StagedApplyTo, description: APPLY_TO_ARG_DOC }),
     },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) =>
-      setProductOptions(
+      productWrite(
         inCatalogMode(ctx, args.mode),
         args.storeId,
         args.productId,
-        args.options.map(defined),
-        { deleteVariants: args.deleteVariants, expectedVersion: args.expectedVersion },
-        query,
+        writeTarget(args),
+        { unstageable: args.deleteVariants ? ['deleteVariants'] : [], touchesStaged: true },
+        (t, checkVersion) =>
+          setProductOptions(t, args.storeId, args.productId, args.options.map(defined), { deleteVariants: args.deleteVariants, expectedVersion: checkVersion ? args.expectedVersion : null }, query),
       ),
   }),
 );

@@ -13,6 +13,9 @@ import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/grap
 import { ProductOptionInput } from './options';
 import { PRODUCT_VIEW_INCLUDE, productTranslationsView } from '../services/views';
 import { PRICES_INPUT_DESCRIPTION, PriceInput, pricesArg, pricesField } from './prices';
+import { productWrite } from '../services/stagedChanges';
+import { STAGEABLE_PRODUCT_FIELDS } from '../services/stagedContent';
+import { APPLY_TO_ARG_DOC, inputCheck, STAGED_ARG_DOC, StagedApplyTo, writeTarget } from './stagedArgs';
 
 export const ProductStatus = builder.enumType('ProductStatus', { values: products.PRODUCT_STATUSES });
 /** GraphQL name of a sort: `-price` is PRICE_DESC. REST maps its `sort` parameter through this too. */
@@ -21,7 +24,7 @@ const ProductSort = builder.enumType('ProductSort', {
   values: Object.fromEntries(PRODUCT_SORTS.map((s) => [productSortEnumName(s), { value: s }])),
 });
 
-const Product = builder.prismaObject('Product', {
+export const Product = builder.prismaObject('Product', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -45,6 +48,7 @@ const Product = builder.prismaObject('Product', {
     productType: t.relation('productType', { nullable: true }),
     attributes: t.expose('attributes', { type: 'JSON', description: 'Attribute values by code ({"material": "cotton"}), checked against the product type; encodings in docs/attributes.md' }),
     variantsCount: t.relationCount('variants'),
+    hasStagedChanges: t.exposeBoolean('hasStagedChanges', { description: 'Whether the product has a staged version that differs from this, the current one (stagedProduct reads it; docs/staged-changes.md)' }),
     version: t.exposeInt('version'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -151,7 +155,7 @@ interface ProductPageShape {
   facets?: Facet[];
 }
 
-const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
+export const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement({
   fields: (t) => ({
     items: t.field({
       type: [Product],
@@ -163,7 +167,7 @@ const ProductPage = builder.objectRef<ProductPageShape>('ProductPage').implement
 });
 
 /** The Prisma include/select for the Product selection at the current field, so a page loads in one statement. */
-function productQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, path?: string[]) {
+export function productQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, path?: string[]) {
   const q = queryFromInfo({ context: ctx, info, typeName: 'Product', path }) as { select?: Record<string, unknown>; include?: Record<string, unknown> };
   return q.select ? { select: { ...q.select, id: true } } : q;
 }
@@ -347,23 +351,23 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: ProductUpdateInput, required: true }),
       expectedVersion: t.arg.int(),
+      staged: t.arg.boolean({ description: STAGED_ARG_DOC }),
+      applyTo: t.arg({ type: StagedApplyTo, description: APPLY_TO_ARG_DOC }),
     },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     // Nulls go through to be rejected: silently keeping a field the caller tried to clear would hide the mistake.
-    resolve: (query, _root, args, ctx) =>
-      products.updateProduct(
-        inCatalogMode(ctx, args.mode),
-        args.storeId,
-        args.id,
-        {
-          ...args.input,
-          prices: args.input.prices === null ? null : pricesArg(args.input.prices),
-          attributes: attributesArg(args.input.attributes),
-          translations: attributesArg(args.input.translations),
-        },
-        { expectedVersion: args.expectedVersion },
-        query,
-      ),
+    resolve: (query, _root, args, ctx) => {
+      const input = {
+        ...args.input,
+        prices: args.input.prices === null ? null : pricesArg(args.input.prices),
+        attributes: attributesArg(args.input.attributes),
+        translations: attributesArg(args.input.translations),
+      };
+      const c = inCatalogMode(ctx, args.mode);
+      return productWrite(c, args.storeId, args.id, writeTarget(args), inputCheck(input, STAGEABLE_PRODUCT_FIELDS), (t, checkVersion) =>
+        products.updateProduct(t, args.storeId, args.id, input, { expectedVersion: checkVersion ? args.expectedVersion : null }, query),
+      );
+    },
   }),
   deleteProduct: t.field({
     type: DeletedProduct,

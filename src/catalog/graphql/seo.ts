@@ -1,5 +1,7 @@
 /** GraphQL type and operation for a product's SEO record. */
 
+import { productWrite } from '../services/stagedChanges';
+import { APPLY_TO_ARG_DOC, STAGED_ARG_DOC, StagedApplyTo, writeTarget } from './stagedArgs';
 import { SeoInput as SeoRules, setSeo } from '../services/seo';
 import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
@@ -43,8 +45,13 @@ builder.mutationField('setProductSeo', (t) =>
       input: t.arg({ type: SeoInput, required: true }),
       mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
       expectedVersion: t.arg.int({ description: 'The product version you read: when the product has changed since, precondition_failed and nothing is written (as updateProduct).' }),
+      staged: t.arg.boolean({ description: STAGED_ARG_DOC }),
+      applyTo: t.arg({ type: StagedApplyTo, description: APPLY_TO_ARG_DOC }),
     },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
-    resolve: (query, _root, args, ctx) => setSeo(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.input, query, { expectedVersion: args.expectedVersion }),
+    resolve: (query, _root, args, ctx) =>
+      productWrite(inCatalogMode(ctx, args.mode), args.storeId, args.productId, writeTarget(args), { unstageable: [], touchesStaged: true }, (t, checkVersion) =>
+        setSeo(t, args.storeId, args.productId, args.input, query, { expectedVersion: checkVersion ? args.expectedVersion : null }),
+      ),
   }),
 );

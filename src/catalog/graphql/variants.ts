@@ -1,5 +1,8 @@
 /** GraphQL type and operations for product variants: list, replace, update by id, generate. */
 
+import { productWrite } from '../services/stagedChanges';
+import { STAGEABLE_VARIANT_FIELDS } from '../services/stagedContent';
+import { APPLY_TO_ARG_DOC, inputCheck, STAGED_ARG_DOC, StagedApplyTo, writeTarget } from './stagedArgs';
 import type { ArgBuilder, InputFieldBuilder, SchemaTypes } from '@pothos/core';
 import { allows } from '../../access/auth/authorization';
 import {
@@ -144,19 +147,33 @@ builder.mutationFields((t) => ({
     type: ['Variant'],
     description:
       "Replaces the whole variant set of a product in one transaction (an empty list removes all). Variants keep their id when their SKU stays. Option names and values the product does not have yet are added to its options; every variant names one value of each option.",
-    args: { ...productArgs(t.arg), variants: t.arg({ type: [VariantInput], required: true }) },
+    args: { ...productArgs(t.arg), variants: t.arg({ type: [VariantInput], required: true }), applyTo: t.arg({ type: StagedApplyTo, description: APPLY_TO_ARG_DOC }) },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
+    // Never staged (the set's variants are new), but it changes the variants a staged version holds: the 409 rule applies.
     resolve: (query, _root, args, ctx) =>
-      replaceVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants.map(defined), query, { expectedVersion: args.expectedVersion }),
+      productWrite(inCatalogMode(ctx, args.mode), args.storeId, args.productId, writeTarget(args), { unstageable: [], touchesStaged: true }, (t, checkVersion) =>
+        replaceVariants(t, args.storeId, args.productId, args.variants.map(defined), query, { expectedVersion: checkVersion ? args.expectedVersion : null }),
+      ),
   }),
   updateProductVariants: t.prismaField({
     type: ['Variant'],
     description:
       'Updates many variants of a product by id in one write (one version, one product.variants_updated event): fields left out are kept. Every error of every item at once. Answers the named variants in the order named.',
-    args: { ...productArgs(t.arg), variants: t.arg({ type: [VariantPatchInput], required: true }) },
+    args: {
+      ...productArgs(t.arg),
+      variants: t.arg({ type: [VariantPatchInput], required: true }),
+      staged: t.arg.boolean({ description: `${STAGED_ARG_DOC} SKU, inventory and cost are never staged.` }),
+      applyTo: t.arg({ type: StagedApplyTo, description: APPLY_TO_ARG_DOC }),
+    },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     // Nulls go through: null clears a nullable field and is refused for the others.
-    resolve: (query, _root, args, ctx) => updateVariants(inCatalogMode(ctx, args.mode), args.storeId, args.productId, args.variants, query, { expectedVersion: args.expectedVersion }),
+    resolve: (query, _root, args, ctx) => {
+      const checks = args.variants.map((v, i) => inputCheck(v, STAGEABLE_VARIANT_FIELDS, `variants.${i}.`));
+      const check = { unstageable: checks.flatMap((c) => c.unstageable), touchesStaged: checks.some((c) => c.touchesStaged) };
+      return productWrite(inCatalogMode(ctx, args.mode), args.storeId, args.productId, writeTarget(args), check, (t, checkVersion) =>
+        updateVariants(t, args.storeId, args.productId, args.variants, query, { expectedVersion: checkVersion ? args.expectedVersion : null }),
+      );
+    },
   }),
   generateProductVariants: t.prismaField({
     type: ['Variant'],

@@ -14,6 +14,7 @@ import { camelizeKeys, requireObject, RestInputError } from '../../api/rest/body
 import { boolParam } from '../../api/rest/params';
 import { jsonContent, problemResponse, schemaRef } from '../../api/rest/openapi';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
+import { STAGING_ARGUMENTS, STAGING_VARIABLES, stagingParameters, stagingResponses, stagingVariables } from './stagingParams';
 
 const BASE = '/api/v1/merchant/stores/:storeId/products';
 
@@ -171,13 +172,13 @@ export const catalogExtrasRoutes: RestRoute[] = [
     summary: 'Replace the whole variant set of a product (one transaction)',
     auth: 'dashboard',
     operation: `
-      mutation ReplaceVariants($storeId: ID!, $productId: ID!, $variants: [VariantInput!]!, $expectedVersion: Int) {
-        replaceProductVariants(storeId: $storeId, productId: $productId, variants: $variants, expectedVersion: $expectedVersion) { ${VARIANT_FIELDS} }
+      mutation ReplaceVariants($storeId: ID!, $productId: ID!, $variants: [VariantInput!]!, $expectedVersion: Int, $applyTo: StagedApplyTo) {
+        replaceProductVariants(storeId: $storeId, productId: $productId, variants: $variants, expectedVersion: $expectedVersion, applyTo: $applyTo) { ${VARIANT_FIELDS} }
       }`,
-    variables: (r) => ({ storeId: r.params.storeId, productId: r.params.productId, variants: variantsFromBody(r.body), expectedVersion: versionOf(r) }),
+    variables: (r) => ({ storeId: r.params.storeId, productId: r.params.productId, variants: variantsFromBody(r.body), expectedVersion: versionOf(r), applyTo: stagingVariables(r.query).applyTo }),
     respond: (data, r) => ({ body: { data: data.replaceProductVariants.map(restVariant(r)) } }),
     openapi: {
-      parameters: [ifMatch],
+      parameters: [ifMatch, ...stagingParameters(false)],
       requestBody: {
         required: true,
         content: json({
@@ -187,7 +188,7 @@ export const catalogExtrasRoutes: RestRoute[] = [
           ],
         }),
       },
-      responses: { '200': variantList('The new variant set, ordered by position'), ...productErrors },
+      responses: { '200': variantList('The new variant set, ordered by position'), ...productErrors, '409': stagingResponses['409'] },
     },
   },
   {
@@ -213,13 +214,20 @@ export const catalogExtrasRoutes: RestRoute[] = [
     summary: 'Update many variants of a product by id (one write: one version, one event)',
     auth: 'dashboard',
     operation: `
-      mutation UpdateVariants($storeId: ID!, $productId: ID!, $variants: [VariantPatchInput!]!, $expectedVersion: Int) {
-        updateProductVariants(storeId: $storeId, productId: $productId, variants: $variants, expectedVersion: $expectedVersion) { ${VARIANT_FIELDS} }
+      mutation UpdateVariants($storeId: ID!, $productId: ID!, $variants: [VariantPatchInput!]!, $expectedVersion: Int, ${STAGING_VARIABLES}) {
+        updateProductVariants(storeId: $storeId, productId: $productId, variants: $variants, expectedVersion: $expectedVersion, ${STAGING_ARGUMENTS}) { ${VARIANT_FIELDS} }
       }`,
-    variables: (r) => ({ storeId: r.params.storeId, productId: r.params.productId, variants: variantsFromBody(r.body, PATCH_READ_ONLY), expectedVersion: versionOf(r) }),
+    stageable: true,
+    variables: (r) => ({
+      storeId: r.params.storeId,
+      productId: r.params.productId,
+      variants: variantsFromBody(r.body, PATCH_READ_ONLY),
+      expectedVersion: versionOf(r),
+      ...stagingVariables(r.query),
+    }),
     respond: (data, r) => ({ body: { data: data.updateProductVariants.map(restVariant(r)) } }),
     openapi: {
-      parameters: [ifMatch],
+      parameters: [ifMatch, ...stagingParameters()],
       requestBody: {
         required: true,
         content: json({
@@ -232,8 +240,8 @@ export const catalogExtrasRoutes: RestRoute[] = [
       responses: {
         '200': variantList('The named variants, in the order named, as they are now'),
         ...productErrors,
-        '409': problemResponse('A SKU another product of the store holds (sku_taken)'),
-        '422': problemResponse('Every error of every item at once (validation_failed), named variants.N.field: unknown_variant, duplicate_variant, duplicate_sku, duplicate_options, unknown_option, unknown_option_value, missing_option, invalid_barcode, compare_at_price_not_above_price, unknown_image'),
+        '409': problemResponse('A SKU another product of the store holds (sku_taken); the product has staged changes (staged_changes_pending)'),
+        '422': problemResponse('With staged=true, sku, inventory_quantity or cost (not_stageable). Every error of every item at once (validation_failed), named variants.N.field: unknown_variant, duplicate_variant, duplicate_sku, duplicate_options, unknown_option, unknown_option_value, missing_option, invalid_barcode, compare_at_price_not_above_price, unknown_image'),
       },
     },
   },
@@ -294,20 +302,23 @@ export const catalogExtrasRoutes: RestRoute[] = [
     summary: "Set a product's options (renames carried to its variants)",
     auth: 'dashboard',
     operation: `
-      mutation SetOptions($storeId: ID!, $productId: ID!, $options: [ProductOptionInput!]!, $deleteVariants: Boolean, $expectedVersion: Int) {
-        setProductOptions(storeId: $storeId, productId: $productId, options: $options, deleteVariants: $deleteVariants, expectedVersion: $expectedVersion) { ...RestProduct }
+      mutation SetOptions($storeId: ID!, $productId: ID!, $options: [ProductOptionInput!]!, $deleteVariants: Boolean, $expectedVersion: Int, ${STAGING_VARIABLES}) {
+        setProductOptions(storeId: $storeId, productId: $productId, options: $options, deleteVariants: $deleteVariants, expectedVersion: $expectedVersion, ${STAGING_ARGUMENTS}) { ...RestProduct }
       }${PRODUCT_FRAGMENT}`,
+    stageable: true,
     variables: (r) => ({
       storeId: r.params.storeId,
       productId: r.params.productId,
       options: optionsFromBody(r.body),
       deleteVariants: boolParam(r.query, 'delete_variants'),
       expectedVersion: versionOf(r),
+      ...stagingVariables(r.query),
     }),
     respond: (data) => productResponse(data.setProductOptions),
     openapi: {
       parameters: [
         ifMatch,
+        ...stagingParameters(),
         {
           name: 'delete_variants',
           in: 'query',
@@ -331,7 +342,7 @@ export const catalogExtrasRoutes: RestRoute[] = [
       responses: {
         '200': { description: 'The product with its options', headers: { ETag: { $ref: '#/components/headers/ETag' } }, content: jsonContent({ type: 'object', properties: { data: schemaRef('Product') } }) },
         ...productErrors,
-        '409': problemResponse('Variants use a value this removes, or would share a combination once an option is removed (options_in_use, listing them in `variants`); nothing was written'),
+        '409': problemResponse('Variants use a value this removes, or would share a combination once an option is removed (options_in_use, listing them in `variants`); nothing was written. The product has staged changes (staged_changes_pending)'),
         '422': problemResponse('Invalid options (validation_failed: duplicate_option, duplicate_value, unknown_option, unknown_option_value, too_big)'),
       },
     },
@@ -343,18 +354,21 @@ export const catalogExtrasRoutes: RestRoute[] = [
     summary: "Set a product's SEO record (replace: fields left out are cleared)",
     auth: 'dashboard',
     operation: `
-      mutation SetSeo($storeId: ID!, $productId: ID!, $input: SeoInput!) {
-        setProductSeo(storeId: $storeId, productId: $productId, input: $input) { ${SEO_FIELDS} }
+      mutation SetSeo($storeId: ID!, $productId: ID!, $input: SeoInput!, ${STAGING_VARIABLES}) {
+        setProductSeo(storeId: $storeId, productId: $productId, input: $input, ${STAGING_ARGUMENTS}) { ${SEO_FIELDS} }
       }`,
-    variables: ({ params, body }) => ({
+    stageable: true,
+    variables: ({ params, body, query }) => ({
       storeId: params.storeId,
       productId: params.productId,
       input: camelizeKeys(writable(requireObject(body), SEO_READ_ONLY)),
+      ...stagingVariables(query),
     }),
     respond: (data) => ({ body: { data: data.setProductSeo } }),
     openapi: {
+      parameters: stagingParameters(),
       requestBody: { required: true, content: json(SeoSchema) },
-      responses: { '200': { description: 'The SEO record', content: json({ type: 'object', properties: { data: SeoSchema } }) } },
+      responses: { '200': { description: 'The SEO record (the staged one, with staged=true)', content: json({ type: 'object', properties: { data: SeoSchema } }) }, ...stagingResponses },
     },
   },
   {

@@ -4,6 +4,7 @@ import { CATALOG_LIMITS } from '../limits';
 import { PRODUCT_STATUSES } from '../services/products';
 import { PAGE_LIMITS, PRODUCT_SORTS } from '../services/productList';
 import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';
+import { stagingParameters } from './stagingParams';
 
 /** OpenAPI fragments of the merchant product routes (src/catalog/rest/products.ts). */
 
@@ -179,6 +180,7 @@ const Product = {
       product_type_id: '8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d',
       attributes: { material: 'cotton' },
       variants_count: 3,
+      has_staged_changes: false,
       version: 4,
       created_at: '2026-11-18T10:12:31.000Z',
       updated_at: '2026-11-20T08:00:00.000Z',
@@ -198,7 +200,7 @@ const Product = {
       seo: null,
     },
   ],
-  required: ['id', 'name', 'description', 'price', 'currency', 'prices', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'options', 'product_type_id', 'attributes', 'variants_count', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'name', 'description', 'price', 'currency', 'prices', 'inventory_quantity', 'low_stock_threshold', 'status', 'is_active', 'published_at', 'publish_at', 'unpublish_at', 'category_slugs', 'tags', 'options', 'product_type_id', 'attributes', 'variants_count', 'has_staged_changes', 'version', 'created_at', 'updated_at'],
   properties: {
     id: ro({ type: 'string', format: 'uuid' }),
     name: writableFields.name,
@@ -229,7 +231,8 @@ const Product = {
     product_type_id: writableFields.product_type_id,
     attributes: writableFields.attributes,
     variants_count: ro({ type: 'integer', minimum: 0 }),
-    version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change; the ETag is "v<version>"' }),
+    has_staged_changes: ro({ type: 'boolean', description: 'Whether the product has a staged version that differs from this, the current one (GET …/staged reads it)' }),
+    version: ro({ type: 'integer', minimum: 1, description: 'Increments on every change, staged writes included; the ETag is "v<version>"' }),
     created_at: ro({ type: 'string', format: 'date-time' }),
     updated_at: ro({ type: 'string', format: 'date-time' }),
     images: ro({
@@ -430,6 +433,7 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
     parameters: [
       productId,
       { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'The ETag you read ("v<version>"); 412 when the product changed since' },
+      ...stagingParameters(),
     ],
     // No body is an update without fields: a no-op answering the product (a stale If-Match still fails).
     requestBody: { required: false, content: jsonContent(schemaRef('ProductUpdate')) },
@@ -438,9 +442,9 @@ export const productOpenapi: Record<string, OpenApiFragment> = {
       ...badBody,
       ...errors,
       ...notFound,
-      '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived)'),
+      '409': problemResponse('publish_at or unpublish_at on an archived product (product_archived); the product has staged changes and the write changes something staged (staged_changes_pending)'),
       '412': problemResponse('If-Match or version is not the current version (precondition_failed, with current_version); nothing was written'),
-      '422': problemResponse('Invalid field (validation_failed, category_required, unknown_category)'),
+      '422': problemResponse('Invalid field (validation_failed, category_required, unknown_category); with staged=true, a field that is never staged (not_stageable)'),
     },
   },
   deleteProduct: {

@@ -12,6 +12,7 @@ import { fromGraphQL, PRODUCT, PRODUCT_VIEW_INCLUDE, productView, type ProductVi
 import { camelizeKeys, requireObject } from '../../api/rest/body';
 import { boolParam, enumParam, intParam, listParam, PAGE_META_SELECTION, pageResponse } from '../../api/rest/params';
 import { productOpenapi } from './productOpenapi';
+import { STAGING_ARGUMENTS, STAGING_VARIABLES, stagingVariables } from './stagingParams';
 import type { RestRequest, RestRoute } from '../../api/rest/routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -107,7 +108,7 @@ export function productResponse(p: Record<string, any>, status = 200, extra: Rec
 }
 
 /** Fields a client may send back from a GET that are not writable; ignored on update. */
-const READ_ONLY = ['id', 'currency', 'is_active', 'published_at', 'created_at', 'updated_at', 'variants_count', 'options', 'seo', 'images', 'version'];
+const READ_ONLY = ['id', 'currency', 'is_active', 'published_at', 'created_at', 'updated_at', 'variants_count', 'options', 'seo', 'images', 'version', 'has_staged_changes'];
 
 /** Expected version from If-Match (`"v3"`) or the body's `version`; both present and different: 412. */
 export function expectedVersion(r: RestRequest, body: Record<string, unknown>): number | undefined {
@@ -232,14 +233,15 @@ export const merchantProductRoutes: RestRoute[] = [
     auth: 'dashboard',
     openapi: productOpenapi.updateProduct,
     operation: withFragment(`
-      mutation UpdateProduct($storeId: ID!, $id: ID!, $input: ProductUpdateInput!, $expectedVersion: Int) {
-        updateProduct(storeId: $storeId, id: $id, input: $input, expectedVersion: $expectedVersion) { ...RestProduct }
+      mutation UpdateProduct($storeId: ID!, $id: ID!, $input: ProductUpdateInput!, $expectedVersion: Int, ${STAGING_VARIABLES}) {
+        updateProduct(storeId: $storeId, id: $id, input: $input, expectedVersion: $expectedVersion, ${STAGING_ARGUMENTS}) { ...RestProduct }
       }`),
+    stageable: true,
     variables: (r) => {
       const body = requireObject(r.body);
       const expected = expectedVersion(r, body);
       const writable = Object.fromEntries(Object.entries(body).filter(([k]) => !READ_ONLY.includes(k)));
-      return { storeId: r.params.storeId, id: r.params.productId, input: camelizeKeys(writable, OPAQUE), expectedVersion: expected };
+      return { storeId: r.params.storeId, id: r.params.productId, input: camelizeKeys(writable, OPAQUE), expectedVersion: expected, ...stagingVariables(r.query) };
     },
     respond: (data) => productResponse(data.updateProduct),
   },

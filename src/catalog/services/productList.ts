@@ -30,6 +30,8 @@ const PriceBound = z.string().trim().regex(/^\d{1,12}(\.\d{1,3})?$/, { message: 
 export const ProductFilterInput = z.object({
   search: z.string().trim().max(200).optional(),
   category: z.string().trim().min(1).max(128).optional(),
+  /** Products of this collection (its id; the caller checks it is the catalog's): collectionList.ts. */
+  collection: z.string().uuid().optional(),
   tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
   isActive: z.boolean().optional(),
   lowStock: z.boolean().optional(),
@@ -102,7 +104,7 @@ function translationMatchSql(storeId: string, mode: Mode, locales: string[], ter
  * the statement reads the products from the price rows of their currency (currencyPriceOrderSql), which bound the
  * prices there.
  */
-function whereSql(
+export function productWhereSql(
   storeId: string,
   mode: Mode,
   f: z.output<typeof ProductFilterInput>,
@@ -120,6 +122,8 @@ function whereSql(
     parts.push(Prisma.sql`p.id IN (SELECT pc.product_id FROM product_categories pc
       WHERE pc.category_id = (SELECT c.id FROM categories c WHERE c.store_id = ${storeId}::uuid AND c.slug = ${f.category}) AND pc.mode = ${mode}::"Mode")`);
   }
+  // A collection's members as a category's: a semi-join on its membership rows (primary key (collection_id, product_id)).
+  if (f.collection) parts.push(Prisma.sql`p.id IN (SELECT cp.product_id FROM collection_products cp WHERE cp.collection_id = ${f.collection}::uuid)`);
   if (f.tags?.length) parts.push(Prisma.sql`p.tags && ${f.tags}::text[]`);
   if (f.isActive === true) parts.push(Prisma.sql`p.status = 'active'`);
   if (f.isActive === false) parts.push(Prisma.sql`p.status <> 'active'`);
@@ -179,10 +183,10 @@ function currencyPriceOrderSql(
     ? Prisma.sql`(SELECT cp.product_id AS id FROM product_currency_prices cp WHERE ${Prisma.join([currencyPricesSql(storeId, mode, f), ...statusSql('cp', f)], ' AND ')}
       ORDER BY cp.amount ${order}, cp.product_id ${order} LIMIT ${reach})`
     : Prisma.sql`(SELECT p.id FROM product_currency_prices cp JOIN products p ON p.id = cp.product_id
-      WHERE ${currencyPricesSql(storeId, mode, f)} AND ${whereSql(storeId, mode, f, attributes, { currencyPricesJoined: true })}
+      WHERE ${currencyPricesSql(storeId, mode, f)} AND ${productWhereSql(storeId, mode, f, attributes, { currencyPricesJoined: true })}
       ORDER BY cp.amount ${order}, cp.product_id ${order} LIMIT ${reach})`;
   const bounded = f.priceMin !== undefined || f.priceMax !== undefined;
-  const unpriced = Prisma.sql`UNION ALL (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, f, attributes)} AND (p.prices -> ${f.currency!}::text ->> 'amount') IS NULL
+  const unpriced = Prisma.sql`UNION ALL (SELECT p.id FROM products p WHERE ${productWhereSql(storeId, mode, f, attributes)} AND (p.prices -> ${f.currency!}::text ->> 'amount') IS NULL
       ORDER BY p.id ${order} LIMIT ${reach})`;
   return Prisma.sql`SELECT p.id FROM (${priced} ${bounded ? Prisma.empty : unpriced}) p LIMIT ${perPage + 1} OFFSET ${offset}`;
 }
@@ -258,10 +262,10 @@ type SearchSides = [SearchSide, ...SearchSide[]];
  * by its key).
  */
 function searchSidesSql(storeId: string, mode: Mode, f: z.output<typeof ProductFilterInput>, attributes: ResolvedAttributeFilter[]): SearchSides {
-  const products: SearchSide = { from: Prisma.sql`products p`, where: whereSql(storeId, mode, f, attributes), name: Prisma.sql`p.name` };
+  const products: SearchSide = { from: Prisma.sql`products p`, where: productWhereSql(storeId, mode, f, attributes), name: Prisma.sql`p.name` };
   const terms = searchTerms(f.search);
   if (!f.searchLocales?.length || !terms.length) return [products];
-  const unsearched = whereSql(storeId, mode, f, attributes, { search: false });
+  const unsearched = productWhereSql(storeId, mode, f, attributes, { search: false });
   const ownText = textMatchSql('p.search_text', terms);
   const locales = f.searchLocales;
   return [
@@ -299,6 +303,7 @@ function countedByCounters(f: z.output<typeof ProductFilterInput>): boolean {
   return (
     !searchTerms(f.search).length &&
     !f.category &&
+    !f.collection &&
     !f.tags?.length &&
     f.lowStock === undefined &&
     f.scheduled === undefined &&
@@ -444,11 +449,11 @@ function attributePageSql(
     SELECT c.total, s.id, s.ord FROM c
     LEFT JOIN LATERAL (
       SELECT p.id::text AS id, row_number() OVER () AS ord FROM (
-        (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter)} AND (SELECT plan.walk FROM plan)
+        (SELECT p.id FROM products p WHERE ${productWhereSql(storeId, mode, filter)} AND (SELECT plan.walk FROM plan)
           AND CASE WHEN p.ordinal < (SELECT length(b.bits) FROM bitmap b) THEN get_bit((SELECT b.bits FROM bitmap b), p.ordinal) = 1 ELSE false END
           ${order})
         UNION ALL
-        (SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, attributes)} AND (SELECT plan.found AND NOT plan.walk FROM plan) ${order})
+        (SELECT p.id FROM products p WHERE ${productWhereSql(storeId, mode, filter, attributes)} AND (SELECT plan.found AND NOT plan.walk FROM plan) ${order})
       ) p
     ) s ON true`;
 }
@@ -501,7 +506,7 @@ export async function listProductIds(
 }
 
 /** A list's page, read beside its facets when the list asks for any (one statement more, run at the same time). */
-async function withFacets<P extends object>(
+export async function withFacets<P extends object>(
   storeId: string,
   mode: Mode,
   filterInput: ProductFilter,
@@ -519,7 +524,7 @@ export async function checkListFilter(storeId: string, filterInput: ProductFilte
 }
 
 /** A list's attribute filters and facets checked against the store's attributes; undefined (no statement) when it names none. */
-async function resolvedAttributes(storeId: string, filterInput: ProductFilter, opts: ListOptions) {
+export async function resolvedAttributes(storeId: string, filterInput: ProductFilter, opts: ListOptions) {
   if (!filterInput.attributes?.length && !opts.facets?.length) return undefined;
   parseInput(ProductFilterInput, filterInput);
   return resolveAttributeQuery(storeId, filterInput.attributes ?? [], opts.facets ?? [], opts.audience ?? 'merchant');
@@ -542,7 +547,7 @@ export function productFacetsQuery(storeId: string, mode: Mode, filterInput: Pro
     if (attributesOnly && !others.length) return { status };
     if (attributesOnly) return { bitmap: selectionOf(others, status) };
     const kept = others.map((i) => q.filters[i]);
-    return { key: kept.map((f) => f.code).join(','), products: Prisma.sql`SELECT p.id FROM products p WHERE ${whereSql(storeId, mode, filter, kept)}` };
+    return { key: kept.map((f) => f.code).join(','), products: Prisma.sql`SELECT p.id FROM products p WHERE ${productWhereSql(storeId, mode, filter, kept)}` };
   };
   const bitmaps = attributesOnly && q.filters.length > 0 ? attributeSelectionsSql(storeId, mode, q.filters, status) : undefined;
   return facetsSql(storeId, mode, q.facets, scope, bitmaps);
@@ -572,7 +577,7 @@ export async function listProductIdsAfter(
   // Relevance has no stable keyset; a search without an explicit sort pages by created_at like the default.
   const sortKey = sort ?? '-created_at';
   const { col, dir } = SORT_SQL[sortKey];
-  const conds: Prisma.Sql[] = [whereSql(storeId, ctx.mode, filter, attributeQuery?.filters)];
+  const conds: Prisma.Sql[] = [productWhereSql(storeId, ctx.mode, filter, attributeQuery?.filters)];
   if (args.after) {
     const [value, id] = decodeCursor(args.after, sortKey);
     const op = dir === 'DESC' ? '<' : '>';

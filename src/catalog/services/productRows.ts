@@ -55,6 +55,7 @@ const COLUMNS: Record<string, string> = {
   ordinal: 'ordinal',
   searchText: 'search_text',
   lowStock: 'low_stock',
+  hasStagedChanges: 'has_staged_changes',
   version: 'version',
   createdAt: 'created_at',
   updatedAt: 'updated_at',

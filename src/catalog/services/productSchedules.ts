@@ -3,10 +3,12 @@
 import type { RequestContext } from '../../platform/context';
 import { transaction, type TransactionContext } from '../../platform/outbox/outbox';
 import { emitProductEvent, productBeforeWrite, setProductStatus, writeProductVersion } from './products';
+import { runDueStagedPublishes } from './stagedChanges';
 
 /**
- * Scheduled publishing: publishes products whose publish_at has come and
- * unpublishes those whose unpublish_at has, as the system, with the usual
+ * Scheduled publishing: publishes products whose publish_at has come,
+ * unpublishes those whose unpublish_at has and publishes staged changes
+ * whose publish time has, as the system, with the usual
  * events. Called by the worker on every poll; safe on several instances at once.
  * Returns how many products it changed.
  *
@@ -19,11 +21,14 @@ export async function runDueSchedules(ctx: RequestContext, opts: { limit?: numbe
   const limit = opts.limit ?? 100;
   // Usually nothing is due: one read, and no transaction, on every poll of every worker.
   const now = ctx.now();
-  const [{ due }] = await ctx.db.$queryRaw<{ due: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM products WHERE publish_at <= ${now} OR unpublish_at <= ${now}) AS due`;
-  if (!due) return 0;
+  const [{ due, stagedDue }] = await ctx.db.$queryRaw<{ due: boolean; stagedDue: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM products WHERE publish_at <= ${now} OR unpublish_at <= ${now}) AS due,
+      EXISTS (SELECT 1 FROM product_staged WHERE publish_at <= ${now}) AS "stagedDue"`;
+  // Staged changes scheduled for publishing (src/catalog/services/stagedChanges.ts), claimed alike.
+  const stagedPublished = stagedDue ? await runDueStagedPublishes(ctx, limit) : 0;
+  if (!due) return stagedPublished;
   const failed: string[] = [];
-  let changed = 0;
+  let changed = stagedPublished;
   for (let i = 0; i < limit; i++) {
     let claimed: string | null = null;
     try {

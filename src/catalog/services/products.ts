@@ -22,6 +22,7 @@ import { emitProductTranslationEvent, IN_PRODUCT_WRITE, writeProductTranslations
 import { lockedStoreLocales } from './translations';
 import { fieldChanges } from '../../platform/outbox/fieldChanges';
 import { parseWithPrices, PricesInput, samePrices, withPriceChangesPerCurrency } from './prices';
+import { syncSmartMembership } from './collectionMembership';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 type Tx = Prisma.TransactionClient;
@@ -226,6 +227,7 @@ export async function createProduct(ctx: RequestContext, storeId: string, input:
         categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
       },
     });
+    await syncSmartMembership(t, storeId, [product.id]);
     if (!data.translations || !(await writeProductTranslations(t, await lockedStoreLocales(t, storeId), product, data.translations, { replace: false, names: IN_PRODUCT_WRITE }))) {
       emitProductEvent(t, 'product.created', product);
       return product;
@@ -260,8 +262,17 @@ export async function productBeforeWrite<I extends BeforeParts>(t: TransactionCo
   if (locked.length === 0) throw notFound('Product');
   const product = await t.tx.product.findFirst({ where: { id, ...catalogOf(t, storeId) }, include: parts });
   if (!product) throw notFound('Product');
+  (t as GuardedContext)[BEFORE_PRODUCT_WRITE]?.(product);
   return product;
 }
+
+/**
+ * A check a caller puts on its context for the product writes it runs (the staged changes' 409 rule,
+ * src/catalog/services/stagedChanges.ts): it sees the product as locked, before anything is written, in the write's
+ * own transaction. A symbol key, so that it travels with the context into the transaction and nowhere else.
+ */
+export const BEFORE_PRODUCT_WRITE = Symbol('beforeProductWrite');
+export type GuardedContext = RequestContext & { [BEFORE_PRODUCT_WRITE]?: (product: { id: string; hasStagedChanges: boolean }) => void };
 
 /** The relations a write may change, to read before it: each is one of the product view's. */
 type BeforeParts = { [K in keyof typeof PRODUCT_VIEW_INCLUDE]?: (typeof PRODUCT_VIEW_INCLUDE)[K] } & { variants?: { select: { sku: true } } };
@@ -277,7 +288,7 @@ const WHOLE_PRODUCT = PRODUCT_VIEW_INCLUDE;
  */
 export async function writeProductVersion(
   t: TransactionContext,
-  before: { id: string; version: number },
+  before: { id: string; version: number; storeId: string },
   data: Prisma.ProductUncheckedUpdateManyInput,
   query: ProductQuery = {},
   alsoWrite?: () => Promise<unknown>,
@@ -288,6 +299,8 @@ export async function writeProductVersion(
   if (count === 0) throw new ConcurrentWrite();
   await alsoWrite?.();
   if (source) await markProductTranslations(t, before.id, source);
+  // Smart collections follow the version just written, in its transaction (collectionMembership.ts).
+  await syncSmartMembership(t, before.storeId, [before.id]);
   return t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: before.id } });
 }
 
@@ -543,6 +556,7 @@ export async function setProductStatus(ctx: RequestContext, storeId: string, id:
 }
 
 export { isUuid };
+
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,5 +1,6 @@
 /** Sandbox tools of a store: copying live products into the test catalog, and deleting the test catalog. */
 
+import { syncSmartMembership } from './collectionMembership';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
@@ -486,6 +487,7 @@ async function copyProducts(t: TransactionContext, storeId: string, ids: string[
   if (variants.length) await t.tx.variant.createMany({ data: variants });
   if (seo.length) await t.tx.seo.createMany({ data: seo });
   if (translations.length) await t.tx.productTranslation.createMany({ data: translations });
+  await syncSmartMembership(t, storeId, products.map((p) => p.id!), 'test');
   // A product deleted since it was listed is neither copied nor skipped.
   return { copied: copies.length, skipped: found.length - copies.length };
 }

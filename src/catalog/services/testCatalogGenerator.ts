@@ -22,6 +22,7 @@
  * the products themselves are the same with or without locales.
  */
 
+import { syncSmartMembership } from './collectionMembership';
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
@@ -265,6 +266,7 @@ export async function generateTestProducts(ctx: RequestContext, storeId: string,
     await t.tx.productCategory.createMany({ data: links });
     await t.tx.variant.createMany({ data: variants });
     if (translations.length) await t.tx.productTranslation.createMany({ data: translations });
+    await syncSmartMembership(t, storeId, productIds);
     const rows = await t.tx.product.findMany({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: { in: productIds } }, orderBy: { id: 'asc' } });
     for (const row of rows) emitProductEvent(t, 'product.created', row);
     return rows;

@@ -361,6 +361,7 @@ export const PRODUCT = {
   product_type_id: column<ProductViewRow, 'productTypeId'>('productTypeId'),
   attributes: column<ProductViewRow, 'attributes'>('attributes'),
   variants_count: { row: (p: ProductViewRow) => p._count.variants, relation: '_count' },
+  has_staged_changes: column<ProductViewRow, 'hasStagedChanges'>('hasStagedChanges'),
   version: column<ProductViewRow, 'version'>('version'),
   created_at: column<ProductViewRow, 'createdAt'>('createdAt'),
   updated_at: column<ProductViewRow, 'updatedAt'>('updatedAt'),

@@ -1,6 +1,8 @@
 /** Bulk import: creating and updating products from a file through the services, in batches. */
 
+import { syncSmartMembership } from '../services/collectionMembership';
 import type { RequestContext } from '../../platform/context';
+import { STAGEABLE_PRODUCT_FIELDS } from '../services/stagedContent';
 import { Prisma, type PrismaClient } from '../../platform/db/client';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
@@ -581,9 +583,24 @@ async function insertCreates(t: TransactionContext, storeId: string, creates: Pr
   const seo = creates.flatMap(({ id, seo: x }) => (x ? [{ storeId, productId: id, mode, ...seoRecord(x) }] : []));
   if (seo.length) await t.tx.seo.createMany({ data: seo });
   await writeCreatedTranslations(t, storeId, creates);
+  await syncSmartMembership(t, storeId, creates.map((c) => c.id));
   const rows = await t.tx.product.findMany({ where: { id: { in: creates.map((c) => c.id) } }, include: PRODUCT_VIEW_INCLUDE });
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const c of creates) emitProductEvent(t, 'product.created', byId.get(c.id)!);
+}
+
+/** Whether an update of the row changes a field a staged version holds (stock, status and the like are never staged). */
+function stagedFieldsChange(existing: Existing, input: ProductUpdate): boolean {
+  const { attributes, ...rest } = input;
+  const sent = rest as Record<string, unknown>;
+  const fields = Object.fromEntries(STAGEABLE_PRODUCT_FIELDS.filter((k) => k !== 'attributes' && sent[k] !== undefined).map((k) => [k, sent[k]]));
+  const stored = existing.attributes as Record<string, unknown>;
+  const attributesChange = attributes !== undefined && Object.entries(attributes).some(([code, v]) => JSON.stringify(v ?? null) !== JSON.stringify(stored[code] ?? null));
+  try {
+    return attributesChange || !updateChangesNothing(existing, fields);
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -635,6 +652,12 @@ async function updateRow(
     const product = { ...existing, productTypeId: input.productTypeId !== undefined ? input.productTypeId : existing.productTypeId };
     const store = await lockedStoreLocales(t, storeId);
     await checks.check('translations', () => inFileNames(row.translations, () => checkProductTranslations(t, store, product, translations, IN_PRODUCT_WRITE)));
+  }
+  // An import writes the current product: one with staged changes takes it only where nothing staged changes (docs/staged-changes.md).
+  const touchesStaged =
+    (sameProduct === false && stagedFieldsChange(existing, input)) || variantsChange || (options && !sameOptions(optionsOf(existing.options), options)) || (seo && !sameSeo(existing.seo, seo));
+  if (existing.hasStagedChanges && touchesStaged) {
+    checks.report({ field: 'id', code: 'staged_changes_pending', message: 'the product has staged changes: publish or discard them first, or write it with apply_to=both' });
   }
   checks.done();
 

@@ -1,10 +1,11 @@
 /** GraphQL types and queries for the change history and the event catalogue. */
 
-import { ACTOR_KINDS, type DomainEvent, EVENT_SOURCES, EVENT_TYPES, RESOURCE_TYPES } from '../../kernel/events';
+import { ACTOR_KINDS, type DomainEvent, EVENT_SOURCES, EVENT_TYPES, isStagedEdit, RESOURCE_TYPES } from '../../kernel/events';
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE, listChanges } from '../services/history';
 import { assertAgreesWithRequest, ServiceMode } from '../../api/graphql/modes';
 import { builder, capability } from '../../api/graphql/builder';
+import { FieldChange } from '../../api/graphql/fieldChange';
 
 const ChangeResourceType = builder.enumType('ChangeResourceType', { values: RESOURCE_TYPES });
 const ChangeSource = builder.enumType('ChangeSource', { values: EVENT_SOURCES, description: 'The entry point a change came in by' });
@@ -23,15 +24,6 @@ const ChangeResource = builder.simpleObject('ChangeResource', {
   }),
 });
 
-const FieldChange = builder.simpleObject('FieldChange', {
-  description: 'One changed field: its value before and after, as the REST API shows it.',
-  fields: (t) => ({
-    field: t.string(),
-    previous: t.field({ type: 'JSON', nullable: true }),
-    next: t.field({ type: 'JSON', nullable: true }),
-  }),
-});
-
 const Change = builder.objectRef<DomainEvent>('Change').implement({
   description: 'A recorded change (an event of the outbox): what happened to which resource, who did it and where it came from.',
   fields: (t) => ({
@@ -46,6 +38,7 @@ const Change = builder.objectRef<DomainEvent>('Change').implement({
     resource: t.field({ type: ChangeResource, resolve: (e) => e.resource }),
     data: t.field({ type: 'JSON', description: 'The resource as the REST API shows it after the change (before it, for a deletion)', resolve: (e) => e.data }),
     changes: t.field({ type: [FieldChange], nullable: true, description: 'For updates: one entry per changed field', resolve: (e) => e.changes }),
+    staged: t.boolean({ description: "An edit of a product's staged version (product.staged, product.staged_discarded), not of the current product", resolve: (e) => isStagedEdit(e.type) }),
   }),
 });
 
@@ -58,12 +51,13 @@ const ChangeFilter = builder.inputType('ChangeFilter', {
     types: t.stringList({ description: 'Event types, e.g. ["product.updated", "product.published"]; any of them matches' }),
     since: t.field({ type: 'DateTime', description: 'Changes at or after this time' }),
     until: t.field({ type: 'DateTime', description: 'Changes before this time' }),
+    staged: t.boolean({ description: "true: only edits of products' staged versions; false: only the other changes" }),
   }),
 });
 
 /** A product's history is also readable by whoever may manage products; everything else needs view_changes. */
 const canRead = (storeId: string, filter: { resourceType?: string | null; resourceId?: string | null } | null | undefined) =>
-  capability(filter?.resourceType === 'product' && filter.resourceId ? 'viewProductChanges' : 'viewChanges', storeId);
+  capability((filter?.resourceType === 'product' || filter?.resourceType === 'collection') && filter.resourceId ? 'viewProductChanges' : 'viewChanges', storeId);
 
 builder.queryField('changes', (t) =>
   t.connection({
@@ -87,6 +81,7 @@ builder.queryField('changes', (t) =>
         types: f?.types ?? undefined,
         since: f?.since ?? undefined,
         until: f?.until ?? undefined,
+        staged: f?.staged ?? undefined,
         first: args.first ?? undefined,
         after: args.after ?? undefined,
       });

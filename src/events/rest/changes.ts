@@ -2,7 +2,7 @@
 
 import { AppError } from '../../platform/errors';
 import { CHANGES_PAGE } from '../services/history';
-import { intParam, keysetMetaSchema, keysetPage, listParam } from '../../api/rest/params';
+import { boolParam, intParam, keysetMetaSchema, keysetPage, listParam } from '../../api/rest/params';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
 
 const BASE = '/api/v1/merchant/stores/:storeId';
@@ -11,7 +11,7 @@ const CHANGE_FIELDS = `
   edges { cursor node {
     id type occurred_at: occurredAt store_id: storeId mode
     actor { kind id name } source request_id: requestId
-    resource { type id version } data changes { field previous next }
+    resource { type id version } staged data changes { field previous next }
   } }
   pageInfo { hasNextPage endCursor }`;
 
@@ -41,6 +41,7 @@ function changeVariables(r: RestRequest, resource?: { resourceType: string; reso
       types: listParam(q, 'type'),
       since: timeParam(q, 'since'),
       until: timeParam(q, 'until'),
+      staged: boolParam(q, 'staged'),
     },
   };
 }
@@ -60,6 +61,7 @@ const PAGING = [
   param('type', 'Event types, comma-separated, e.g. product.updated,product.published'),
   param('since', 'Changes at or after this RFC 3339 time', { type: 'string', format: 'date-time' }),
   param('until', 'Changes before this RFC 3339 time', { type: 'string', format: 'date-time' }),
+  param('staged', "true: only edits of products' staged versions (product.staged, product.staged_discarded); false: only the other changes", { type: 'string', enum: ['true', 'false'] }),
 ];
 const nullableString = { type: ['string', 'null'] };
 const ChangeSchema = {
@@ -80,6 +82,7 @@ const ChangeSchema = {
       description: 'For an update (product.updated and the like): one entry per changed field. null for events that are not field changes (created, deleted, published, ...)',
       items: { type: 'object', properties: { field: { type: 'string', example: 'price' }, previous: { example: 24.9 }, next: { example: 29.9 } } },
     },
+    staged: { type: 'boolean', description: "An edit of a product's staged version (product.staged, product.staged_discarded), not of the current product" },
   },
 };
 const RESPONSES = {
@@ -113,7 +116,7 @@ export const changeRoutes: RestRoute[] = [
     respond: changePage,
     openapi: {
       parameters: [
-        param('resource_type', 'product, category, api_key, oauth_grant, member or store'),
+        param('resource_type', 'product, collection, category, api_key, oauth_grant, member or store'),
         param('resource_id', 'Only changes of this resource'),
         param('mode', 'test or live: only the changes of that mode (also X-Service-Mode); both when absent'),
         ...PAGING,
@@ -131,5 +134,20 @@ export const changeRoutes: RestRoute[] = [
     variables: (r) => changeVariables(r, { resourceType: 'product', resourceId: r.params.productId }),
     respond: changePage,
     openapi: { parameters: PAGING, ...RESPONSES },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/collections/:collectionId/changes`,
+    operationId: 'listCollectionChanges',
+    summary: "A collection's history (field changes, membership changes), newest first, also after it was deleted (needs view_changes or manage_products)",
+    auth: 'dashboard',
+    operation: OPERATION,
+    variables: (r) => changeVariables(r, { resourceType: 'collection', resourceId: r.params.collectionId }),
+    respond: changePage,
+    openapi: {
+      description: "A collection's history by its id: collection.created, updated (field changes), published, unpublished, deleted, and its membership events (products added, removed, moved).",
+      parameters: PAGING,
+      ...RESPONSES,
+    },
   },
 ];

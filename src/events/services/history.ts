@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
-import { type DomainEvent, EVENT_TYPES, type EventType, RESOURCE_TYPES, type ResourceType } from '../../kernel/events';
+import { type DomainEvent, EVENT_TYPES, type EventType, RESOURCE_TYPES, type ResourceType, STAGED_EVENT_TYPES } from '../../kernel/events';
 import { MODES } from '../../kernel/access';
 import { isUuid } from '../../kernel/ids';
 import { AppError, notFound } from '../../platform/errors';
@@ -27,6 +27,8 @@ const ChangeFilter = z.object({
   types: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional(),
   since: z.date().optional(),
   until: z.date().optional(),
+  /** true: only edits of staged versions (STAGED_EVENT_TYPES); false: only the others. */
+  staged: z.boolean().optional(),
   first: z.number().int().min(1).max(CHANGES_PAGE.max).default(CHANGES_PAGE.default),
   after: z.string().max(200).optional(),
 });
@@ -73,6 +75,14 @@ function toDomainEvent(e: EventRow): DomainEvent {
   };
 }
 
+/** The event types a filter asks for: those named, narrowed to staged edits or to the others. */
+function typeFilter(types: EventType[] | undefined, staged: boolean | undefined): Prisma.StringFilter | undefined {
+  const named = types?.length ? types : undefined;
+  if (staged === undefined) return named && { in: named };
+  if (staged) return { in: (named ?? [...STAGED_EVENT_TYPES]).filter((t) => STAGED_EVENT_TYPES.includes(t)) };
+  return named ? { in: named.filter((t) => !STAGED_EVENT_TYPES.includes(t)) } : { notIn: [...STAGED_EVENT_TYPES] };
+}
+
 /**
  * A page of the store's changes, newest first. The history of one product that
  * never existed (no events, no row) is a 404; a deleted product's stays readable.
@@ -89,7 +99,7 @@ export async function listChanges(ctx: RequestContext, storeId: string, query: C
     mode: q.mode,
     resourceId: q.resourceId,
     actorId: q.actorId,
-    type: q.types?.length ? { in: q.types } : undefined,
+    type: typeFilter(q.types, q.staged),
     occurredAt: q.since || q.until ? { gte: q.since, lt: q.until } : undefined,
     id: q.after ? { lt: decodeCursor(q.after) } : undefined,
   };

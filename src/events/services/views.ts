@@ -1,5 +1,5 @@
 /** Recorded changes and webhook endpoints as clients see them (REST, the CLI, webhook payloads). */
-import type { DomainEvent } from '../../kernel/events';
+import { type DomainEvent, isStagedEdit } from '../../kernel/events';
 import { secretHint } from '../webhooks/signing';
 
 /** A recorded change as the REST history shows it. */
@@ -13,6 +13,7 @@ export const changeView = (e: DomainEvent) => ({
   source: e.source,
   request_id: e.requestId,
   resource: e.resource,
+  staged: isStagedEdit(e.type),
   data: e.data,
   changes: e.changes,
 });

@@ -1,0 +1,22 @@
+import type { StoreFixture } from '../helpers/fixtures';
+import type { TestServer } from '../helpers/harness';
+
+export const collectionsPath = (s: StoreFixture) => `/api/v1/merchant/stores/${s.storeId}/collections`;
+
+/** Creates a collection over REST as the owner; fails the test on anything but 201. */
+export async function createCollection(t: TestServer, s: StoreFixture, body: Record<string, unknown>) {
+  const res = await t.request('POST', collectionsPath(s), { token: s.ownerToken, body });
+  if (res.status !== 201) throw new Error(`create collection failed: ${res.status} ${res.text}`);
+  return res.body.data as Record<string, any>;
+}
+
+/** Every member id of a collection, in its sort, read page by page over REST. */
+export async function memberIds(t: TestServer, s: StoreFixture, collection: string, perPage = 100): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const res = await t.request('GET', `${collectionsPath(s)}/${collection}/products?page=${page}&per_page=${perPage}`, { token: s.ownerToken });
+    if (res.status !== 200) throw new Error(`members failed: ${res.status} ${res.text}`);
+    ids.push(...res.body.data.map((p: { id: string }) => p.id));
+    if (!res.body.meta.has_more) return ids;
+  }
+}
