@@ -14,6 +14,7 @@ import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './access/aut
 import type { Config } from './platform/config';
 import { createContext, type RequestContext } from './platform/context';
 import { db } from './platform/db/client';
+import { createWritePositions } from './platform/db/writePositions';
 import type { EventSource } from './kernel/events';
 import { ANONYMOUS, SYSTEM } from './kernel/principal';
 import type { GraphQLContext } from './api/graphql/builder';
@@ -135,14 +136,17 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   const requestContext = (req: IncomingMessage | null, requestId: string, reqLog: Logger, source: EventSource): RequestContext =>
     createContext({ requestId, source, principal: ANONYMOUS, config, log: reqLog, db: db(), now, baseUrl: req ? baseUrlOf(req, config) : undefined });
 
-  const pipeline = createPipeline({ schema, config, log, loginThrottle });
+  // Read-your-writes with replicas: kept as long as a replica allowed to serve can lag (plus a few polls).
+  const replicas = config.database.kind === 'postgres' ? config.database.replicas : undefined;
+  const writePositions = replicas ? createWritePositions({ redisUrl: config.redisUrl, ttlMs: replicas.maxLagMs + 5 * replicas.pollMs, log }) : undefined;
+  const pipeline = createPipeline({ schema, config, log, loginThrottle, writePositions });
   let routes: ReturnType<typeof compileRoutes>;
   try {
     routes = compileRoutes(pipeline, restRoutes, { compiledPlans: opts.compiledPlans });
   } catch (e) {
     // A route that fails to compile (a document over the configured limits) stops the start: the shared-state
     // connections opened above close, so the caller is left nothing to clean up.
-    void Promise.allSettled([publicApi.close(), loginThrottle.close()]);
+    void Promise.allSettled([publicApi.close(), loginThrottle.close(), writePositions?.close()]);
     throw e;
   }
 
@@ -313,6 +317,7 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
     close: async () => {
       await publicApi.close();
       await loginThrottle.close();
+      await writePositions?.close();
     },
     settle: () => publicApi.settle(),
     forgetCachedState: forgetAllVerifiedTokens,

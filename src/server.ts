@@ -35,6 +35,8 @@ async function main() {
   await checkSharedServices(config);
   const database = await openDatabase(config.database, {
     role: 'service',
+    useReplicas: true,
+    log: app.log,
     onSocketError: (err) => app.log.error({ err }, 'embedded database socket failed'),
   });
   database.onWriteByOtherProcess(() => app.forgetCachedState());

@@ -18,11 +18,13 @@ import { graphqlRequestErrors } from './graphql/requestErrors';
 import { graphqlLimitPlugins } from './graphql/limits';
 import { operationTelemetry } from './graphql/operationTelemetry';
 import { retryReadsOnLostConnection } from './graphql/readRetry';
+import { readsFromReplicas } from './graphql/replicaReads';
+import type { WritePositions } from '../platform/db/writePositions';
 import { graphiqlOptions, renderExplorerPage } from './explorer';
 
 /**
  * Each plugin is a cross-cutting rule written once: the document limits, CSRF, NUL refusal, operation
- * telemetry, read retry on a lost connection, idempotency keys and error masking (the one mapping from an
+ * telemetry, reads from streaming replicas, read retry on a lost connection, idempotency keys and error masking (the one mapping from an
  * error to its code). /graphql reaches it through Yoga's HTTP handler; REST routes run their
  * documents, parsed and validated through it at start, through the same enveloped `execute`, so every
  * plugin applies to them as well (the architecture's envelop pattern, chosen over a second executor).
@@ -53,8 +55,8 @@ export class ExecutionErrors extends Error {
   }
 }
 
-export function createPipeline(opts: { schema: GraphQLSchema; config: Config; log: Logger; loginThrottle: LoginThrottle }): Pipeline {
-  const { schema, config, log, loginThrottle } = opts;
+export function createPipeline(opts: { schema: GraphQLSchema; config: Config; log: Logger; loginThrottle: LoginThrottle; writePositions?: WritePositions }): Pipeline {
+  const { schema, config, log, loginThrottle, writePositions } = opts;
   const plans = new WeakMap<DocumentNode, CompiledPlan>();
   const yoga = createYoga<{ ctx: GraphQLContext }>({
     schema,
@@ -80,6 +82,7 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
       refuseNulCharacters(),
       everyInputError(),
       operationTelemetry(),
+      readsFromReplicas(writePositions, log),
       retryReadsOnLostConnection(),
       idempotentMutations(),
     ],

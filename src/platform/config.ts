@@ -19,6 +19,16 @@ export const EnvSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
   /** Named (server-side prepared) statements on PostgreSQL; false behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
+  /** Streaming replicas of DATABASE_URL (comma-separated postgres:// URLs) that reads which may be a moment old go to (src/platform/db/replicas.ts). */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'replica URLs start with postgres:// or postgresql://, comma-separated')))
+    .optional(),
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
+  /** How often each replica's replay position (and the primary's write position) is read. */
+  DATABASE_REPLICA_POLL_MS: z.coerce.number().int().min(20).max(10_000).default(200),
   DATA_DIR: z.string().default('./data'),
   /** Absolute base URL used in Location headers and image URLs (defaults to the request's own origin), and the OAuth issuer (defaults to http://localhost:PORT; required in production with OAuth on). */
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -142,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET && '  S3_BUCKET: required when STORAGE_DRIVER=s3',
     !!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY && '  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
     e.IMAGE_DELIVERY === 'redirect' && e.STORAGE_DRIVER !== 's3' && '  IMAGE_DELIVERY: redirect needs STORAGE_DRIVER=s3 (files on disk have no URL of their own)',
+    e.DATABASE_REPLICA_URLS?.length && !e.DATABASE_URL && '  DATABASE_REPLICA_URLS: needs DATABASE_URL (the primary); the embedded database has no replicas',
     e.OAUTH_ENABLED && e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL && '  PUBLIC_BASE_URL: required in production when OAUTH_ENABLED=true (it is the OAuth issuer clients check)',
   ].filter((p): p is string => !!p);
   if (combinationProblems.length) throw new ConfigError(`Invalid configuration:\n${combinationProblems.join('\n')}`);
@@ -151,7 +162,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL
-      ? ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, preparedStatements: e.DATABASE_PREPARED_STATEMENTS } as const)
+      ? ({
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          poolSize: e.DATABASE_POOL_SIZE,
+          preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+          replicas: e.DATABASE_REPLICA_URLS?.length ? { urls: e.DATABASE_REPLICA_URLS, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS, pollMs: e.DATABASE_REPLICA_POLL_MS } : undefined,
+        } as const)
       : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite'), lockFile: path.join(dataDir, 'pglite.lock'), socketDir: dataDir } as const),
     dataDir,
     /** Uploads wait here while they are checked and re-encoded; each file is removed when its request ends. */

@@ -12,6 +12,10 @@ const DESCRIPTIONS: Record<keyof z.input<typeof EnvSchema>, string> = {
   DATABASE_POOL_SIZE: 'PostgreSQL connections per process. The sum over instances and workers, plus one for a migration, must stay below the server\'s `max_connections`.',
   DATABASE_PREPARED_STATEMENTS:
     'PostgreSQL: send every statement as a named prepared statement, parsed and planned once per connection and query shape (at most 256 distinct statements per process; any further one is sent unnamed, so no client can make connections hold thousands). `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).',
+  DATABASE_REPLICA_URLS:
+    'Streaming replicas of `DATABASE_URL`, comma-separated `postgres://` URLs. Query operations (GraphQL queries, REST GETs) read from a replica that is up, within `DATABASE_REPLICA_MAX_LAG_MS` and past the caller\'s own last write; writes, transactions and every mutation use the primary. Needs `DATABASE_URL`; unset: every read goes to the primary, as without replicas. See the [operations guide](operations.md#scale-out-reads-on-streaming-replicas).',
+  DATABASE_REPLICA_MAX_LAG_MS: 'A replica further behind the primary than this (or down) is skipped, with a warning and the `db_replica_lag_seconds` metric, until it catches up. Also how long a client\'s last write position is kept.',
+  DATABASE_REPLICA_POLL_MS: 'How often each replica\'s replay position and the primary\'s write position are read (one small query each); routing decisions use the last reading, never a query per request.',
   DATA_DIR: 'The embedded database (`pglite/`), uploaded images with the `disk` driver (`uploads/`) and temporary upload files.',
   PUBLIC_BASE_URL: 'Absolute base URL of the service as clients reach it: `Location` headers, image URLs, error `type` links, the OpenAPI server and the OAuth issuer. Unset: the origin each request came to (the OAuth issuer: `http://localhost:PORT`); required in production when `OAUTH_ENABLED=true`.',
   METRICS_TOKEN: 'Set (16+ characters): `/metrics` asks for it as a bearer token. Unset: `/metrics` is open; restrict it at the load balancer.',

@@ -31,8 +31,14 @@ export interface RequestContext {
   config: Config;
   /** Origin used for absolute URLs (image URLs, Location headers). */
   baseUrl: string;
-  /** The database; inside transaction() a TransactionContext carries the transaction instead. */
+  /** The database (the primary): writes, transactions and reads that decide a write. Inside transaction() a TransactionContext carries the transaction instead. */
   db: PrismaClient;
+  /**
+   * The database for reads that may be a moment old (lists, reads, history, exports): in a query operation, a
+   * streaming replica that has replayed the caller's own writes when one is configured and well
+   * (src/api/graphql/replicaReads.ts); otherwise, and always in a mutation or a transaction, `db` itself.
+   */
+  readDb: PrismaClient;
 }
 
 interface ContextInit {
@@ -42,6 +48,7 @@ interface ContextInit {
   config: Config;
   log: Logger;
   db: PrismaClient;
+  readDb?: PrismaClient;
   mode?: Mode;
   storeId?: string | null;
   now?: () => Date;
@@ -61,5 +68,6 @@ export function createContext(init: ContextInit): RequestContext {
     config: init.config,
     baseUrl: init.baseUrl ?? init.config.publicBaseUrl ?? `http://localhost:${init.config.port}`,
     db: init.db,
+    readDb: init.readDb ?? init.db,
   };
 }

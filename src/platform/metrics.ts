@@ -2,6 +2,7 @@
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { currentDatabase, readRows } from './db/client';
+import type { ReplicaStatus } from './db/replicas';
 
 /**
  * The process's Prometheus metrics (prom-client), served at /metrics in the
@@ -128,5 +129,31 @@ export const webhookDeliveries = new Counter({
   name: 'webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts, by outcome (delivered, failed)',
   labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** Each streaming replica as its monitor last saw it (absent without DATABASE_REPLICA_URLS). */
+function replicaGauge(name: string, help: string, value: (r: ReplicaStatus) => number): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      for (const r of currentDatabase()?.replicas?.status() ?? []) this.set({ replica: r.name }, value(r));
+    },
+  });
+}
+
+replicaGauge('db_replica_lag_seconds', 'How far each replica is behind the primary (the age of the oldest write it has not replayed); NaN while down or unknown', (r) =>
+  r.lagMs === null || !r.up ? Number.NaN : r.lagMs / 1000,
+);
+replicaGauge('db_replica_up', 'Whether each replica answered its last poll as a streaming replica (1) or not (0)', (r) => (r.up ? 1 : 0));
+replicaGauge('db_replica_serving', 'Whether reads may go to each replica now: up and within DATABASE_REPLICA_MAX_LAG_MS (1), or skipped (0)', (r) => (r.serving ? 1 : 0));
+
+export const databaseReads = new Counter({
+  name: 'db_reads_total',
+  help: 'Query operations with replicas configured, by the database that served their reads (replica, primary) and why: caught_up (a replica past the client\'s last write), no_replica_serving, behind_own_write (no serving replica has replayed the client\'s last write), position_unknown (the shared write positions did not answer), replica_failed (the replica failed and the primary answered)',
+  labelNames: ['target', 'reason'] as const,
   registers: [registry],
 });

@@ -16,6 +16,17 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/catalog' }).database).toMatchObject({ kind: 'postgres', url: 'postgresql://u@db:5432/catalog' });
   });
 
+  it('reads streaming replicas of a PostgreSQL primary from DATABASE_REPLICA_URLS, and none without', () => {
+    const primary = 'postgres://u@db:5432/catalog';
+    expect(loadConfig({ DATABASE_URL: primary }).database).toMatchObject({ kind: 'postgres', replicas: undefined });
+    const replicas = 'postgres://u@r1:5432/catalog, postgresql://u@r2:5432/catalog';
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: replicas, DATABASE_REPLICA_MAX_LAG_MS: '2500' }).database).toMatchObject({
+      replicas: { urls: ['postgres://u@r1:5432/catalog', 'postgresql://u@r2:5432/catalog'], maxLagMs: 2500, pollMs: 200 },
+    });
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://u@r1/catalog' })).toThrow(/DATABASE_REPLICA_URLS: needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'mysql://r1' })).toThrow(/replica URLs start with postgres:\/\//);
+  });
+
   it('names every invalid variable in one clear message', () => {
     let error: unknown;
     try {

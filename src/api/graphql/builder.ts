@@ -9,6 +9,7 @@ import type { FileUpload } from 'graphql-upload-minimal';
 import { accessDenied, allows, type CapabilityName } from '../../access/auth/authorization';
 import type { LoginThrottle } from '../../access/auth/loginThrottle';
 import type { RequestContext } from '../../platform/context';
+import type { ReadTarget } from '../../platform/db/replicas';
 import type { Mode } from '../../kernel/access';
 import { userOf } from '../../kernel/principal';
 import type PrismaTypes from '../../generated/pothos-types';
@@ -44,6 +45,8 @@ export interface GraphQLContext extends RequestContext {
   idempotencyKey?: { key: string; fingerprint: string };
   /** The request's Accept-Language header: the storefront reads answer in the best of the store's locales by it. */
   acceptLanguage?: string;
+  /** The replica a query operation read from (src/api/graphql/replicaReads.ts): a REST export streams from it too. */
+  readTarget?: ReadTarget;
   /** Sets a header on this request's response (a replayed write says so). */
   setResponseHeader?: (name: string, value: string) => void;
 }
@@ -64,8 +67,8 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
   defaultFieldNullability: false,
   prisma: {
-    // Relations Pothos loads itself go through the request's database too.
-    client: (ctx) => ctx.db,
+    // Relations and lists Pothos loads itself are the request's reads: a replica in a query operation that may use one.
+    client: (ctx) => ctx.readDb,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',

@@ -14,6 +14,9 @@ import { readJsonBody, RestInputError, sentKey } from './body';
 import { sendProblem, toProblem } from './problem';
 import { type CompiledRoute, matchRoute, type RestRequest } from './routes';
 import { sendStream } from './stream';
+import { currentDatabase } from '../../platform/db/client';
+import { type ReadTarget, readingFrom } from '../../platform/db/replicas';
+import { databaseReads } from '../../platform/metrics';
 
 /** The variable that carries the request body: its fields are top-level body fields, so its name is not part of a field path. */
 const BODY_VARIABLE = 'input';
@@ -92,7 +95,7 @@ export async function handleRest(
       setResponseHeader: (name, value) => void res.setHeader(name, value),
     };
     const data = await pipeline.run(route.document, variableValues, context);
-    if (route.stream) return await sendStream(res, route.stream(data, r), ctx, method === 'HEAD');
+    if (route.stream) return await sendReadStream(res, (readCtx) => route.stream!(data, { ...r, ctx: readCtx }), ctx, context.readTarget, method === 'HEAD');
     const out = route.respond(data, r);
     const status = out.status ?? 200;
     const hasBody = out.body !== undefined && status !== 204;
@@ -108,5 +111,28 @@ export async function handleRest(
     sendProblem(res, problem, ctx.requestId, ctx.baseUrl);
     // The rest of an unread upload is not worth receiving once we have answered.
     if (!req.complete) req.resume();
+  }
+}
+
+/**
+ * A streamed answer (an export) read from the replica its operation read, when it read one. A replica that fails
+ * before the first chunk is reported and the primary streams it instead; once chunks are sent, a failure cuts the
+ * response short wherever it read from (sendStream).
+ */
+async function sendReadStream(
+  res: ServerResponse,
+  stream: (ctx: RequestContext) => { headers: Record<string, string>; body: AsyncIterable<string | Uint8Array> },
+  ctx: RequestContext,
+  replica: ReadTarget | undefined,
+  head: boolean,
+): Promise<void> {
+  if (!replica) return sendStream(res, stream(ctx), ctx, head);
+  try {
+    return await readingFrom(replica, () => sendStream(res, stream({ ...ctx, readDb: replica.prisma }), ctx, head));
+  } catch (err) {
+    if (res.headersSent || err instanceof AppError) throw err;
+    currentDatabase()?.replicas?.reportFailure(replica, err);
+    databaseReads.inc({ target: 'primary', reason: 'replica_failed' });
+    return sendStream(res, stream(ctx), ctx, head);
   }
 }

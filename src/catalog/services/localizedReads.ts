@@ -18,7 +18,7 @@ import { type OptionTranslations, type ProductTranslation, productTranslationsFo
  */
 export async function requestLocaleChain(ctx: RequestContext, storeId: string, request: LocaleRequest): Promise<string[]> {
   const locale = explicitLocale(request);
-  const store = await ctx.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { defaultLocale: true, locales: true } });
+  const store = await ctx.readDb.store.findUniqueOrThrow({ where: { id: storeId }, select: { defaultLocale: true, locales: true } });
   return localeChain(store, { locale, acceptLanguage: request.acceptLanguage });
 }
 
@@ -36,7 +36,7 @@ function explicitLocale(request: LocaleRequest): string | undefined {
  */
 export async function productLocaleChain(ctx: RequestContext, storeId: string, productId: string | null, request: LocaleRequest) {
   const locale = explicitLocale(request);
-  const [row] = await ctx.db.$queryRaw<{ default_locale: string; locales: string[]; translations: TranslatedText[] }[]>`
+  const [row] = await ctx.readDb.$queryRaw<{ default_locale: string; locales: string[]; translations: TranslatedText[] }[]>`
     SELECT s.default_locale, s.locales,
       coalesce(json_agg(json_build_object('locale', t.locale, 'name', t.name, 'description', t.description, 'options', t.options, 'attributes', t.attributes))
         FILTER (WHERE t.locale IS NOT NULL), '[]') AS translations

@@ -584,7 +584,7 @@ export async function listProductIdsAfter(
     const cast = col === 'created_at' ? '::timestamptz' : col === 'price' ? '::numeric' : col === 'inventory_quantity' ? '::int' : '::text';
     conds.push(Prisma.sql`(${Prisma.raw(`p.${col}`)}, p.id) ${Prisma.raw(op)} (${value}${Prisma.raw(cast)}, ${id}::uuid)`);
   }
-  const rows = ctx.db.$queryRaw<{ id: string; v: string }[]>`
+  const rows = ctx.readDb.$queryRaw<{ id: string; v: string }[]>`
     SELECT p.id::text AS id, ${Prisma.raw(col === 'created_at' ? `to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : `p.${col}::text`)} AS v
     FROM products p WHERE ${Prisma.join(conds, ' AND ')}
     ORDER BY ${Prisma.raw(`p.${col} ${dir}, p.id ${dir}`)} LIMIT ${first + 1}`;
@@ -630,7 +630,7 @@ export async function productsByIds<Q extends { include?: Prisma.ProductInclude;
   if (!ids.length) return [];
   const rows = coveredByFullRow(query)
     ? ((await fullProductRowsByIds(ids)) as unknown as Prisma.ProductGetPayload<Q>[])
-    : await ctx.db.product.findMany({ ...query, where: { id: { in: ids } } });
+    : await ctx.readDb.product.findMany({ ...query, where: { id: { in: ids } } });
   const byId = new Map(rows.map((r) => [(r as { id: string }).id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => !!r);
 }

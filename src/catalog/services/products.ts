@@ -243,7 +243,7 @@ export async function getProduct(ctx: RequestContext, storeId: string, id: strin
   if (!isUuid(id)) throw notFound('Product');
   const product = coveredByFullRow(query)
     ? ((await fullProductRow(storeId, ctx.mode, id)) as unknown as Prisma.ProductGetPayload<typeof query> | null)
-    : await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId) } });
+    : await ctx.readDb.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId) } });
   if (!product) throw notFound('Product');
   return product;
 }

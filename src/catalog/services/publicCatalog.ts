@@ -81,7 +81,7 @@ export function publicListFilter(filter: PublicProductFilter, currency: string |
 /** One active product of the store; anything else is 404, so drafts cannot be probed. */
 export async function getPublicProduct<Q extends { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect }>(ctx: RequestContext, storeId: string, id: string, query: Q) {
   if (!z.string().uuid().safeParse(id).success) throw notFound('Product');
-  const product = await ctx.db.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId), status: 'active' } });
+  const product = await ctx.readDb.product.findFirst({ ...query, where: { id, ...catalogOf(ctx, storeId), status: 'active' } });
   if (!product) throw notFound('Product');
   return product;
 }

@@ -32,7 +32,7 @@ export async function* exportProducts(ctx: RequestContext, storeId: string, filt
   let page = await listProductIdsAfter(ctx, storeId, filter, { first: EXPORT_PAGE_SIZE }, 'created_at');
   // CSV has a price column pair per further currency of the store and a column per translated field and further
   // locale; JSON Lines nests every price in `prices` and the translations in `translations` (when it has locales).
-  const store = await ctx.db.store.findUnique({ where: { id: storeId }, select: { currencies: true, locales: true } });
+  const store = await ctx.readDb.store.findUnique({ where: { id: storeId }, select: { currencies: true, locales: true } });
   if (!store) throw notFound('Store');
   const { currencies, locales } = store;
   if (format === 'csv') yield stringify([[...COLUMNS, ...priceColumns(currencies), ...translationColumns(locales)]]);
@@ -40,7 +40,7 @@ export async function* exportProducts(ctx: RequestContext, storeId: string, filt
   const withCost = allows(ctx.principal, 'readCost', storeId);
   for (;;) {
     if (page.ids.length) {
-      const rows = (await ctx.db.product.findMany({ where: { id: { in: page.ids } }, include: EXPORT_INCLUDE })) as unknown as (ExportRow & { translations: ProductTranslation[] })[];
+      const rows = (await ctx.readDb.product.findMany({ where: { id: { in: page.ids } }, include: EXPORT_INCLUDE })) as unknown as (ExportRow & { translations: ProductTranslation[] })[];
       const byId = new Map(rows.map((r) => [r.id, r]));
       // A product deleted between the page's ids and its rows is left out.
       const found = page.ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));

@@ -103,10 +103,10 @@ export async function listChanges(ctx: RequestContext, storeId: string, query: C
     occurredAt: q.since || q.until ? { gte: q.since, lt: q.until } : undefined,
     id: q.after ? { lt: decodeCursor(q.after) } : undefined,
   };
-  const rows = await ctx.db.event.findMany({ where, orderBy: { id: 'desc' }, take: q.first + 1 });
+  const rows = await ctx.readDb.event.findMany({ where, orderBy: { id: 'desc' }, take: q.first + 1 });
   const page = rows.slice(0, q.first);
   if (page.length === 0 && !q.after && q.resourceType === 'product' && q.resourceId) {
-    const exists = isUuid(q.resourceId) && (await ctx.db.product.findFirst({ where: { id: q.resourceId, ...catalogOf(ctx, storeId) }, select: { id: true } }));
+    const exists = isUuid(q.resourceId) && (await ctx.readDb.product.findFirst({ where: { id: q.resourceId, ...catalogOf(ctx, storeId) }, select: { id: true } }));
     if (!exists) throw notFound('Product');
   }
   return { items: page.map(toDomainEvent), cursors: page.map((e) => encodeCursor(e.id)), hasMore: rows.length > q.first };

@@ -4,6 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { SqlMigrationAwareDriverAdapterFactory, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { setFlagsFromString } from 'node:v8';
 import { Client } from 'pg';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../config';
 import { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { pgliteAdapterFactory, type PostgresAdapterFactory, postgresAdapterFactory } from './adapters';
@@ -11,6 +12,7 @@ import { type EmbeddedConnection, type EmbeddedRole, openEmbedded } from './embe
 import { PGliteSession } from './embedded/pgliteSession';
 import { DatabaseUnavailableError, describeConnectionFailure, redactedUrl } from './errors';
 import { applyMigrations } from './migrate';
+import { type ReadTarget, type ReplicaOptions, ReplicaSet, replicaName, scopedReadTarget } from './replicas';
 
 export { Prisma, PrismaClient };
 
@@ -30,6 +32,8 @@ export interface Database {
   queryCount(): number;
   /** Calls `listener` after another local process (the CLI, psql) wrote through this process's embedded database socket. */
   onWriteByOtherProcess(listener: () => void): void;
+  /** The streaming replicas of DATABASE_REPLICA_URLS, monitored; undefined without them (the embedded database, a plain DATABASE_URL). */
+  replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -55,13 +59,18 @@ export function currentDatabase(): Database | undefined {
   return current;
 }
 
-type DatabaseTarget = Config['database'] | { kind: 'pglite-instance'; pglite: PGlite };
+type PostgresTarget = Omit<Extract<Config['database'], { kind: 'postgres' }>, 'replicas'> & { replicas?: ReplicaOptions };
+type DatabaseTarget = Exclude<Config['database'], { kind: 'postgres' }> | PostgresTarget | { kind: 'pglite-instance'; pglite: PGlite };
 
 interface OpenOptions {
   migrate?: boolean;
   /** For the embedded database: the service owns and shares it; a tool (the default) goes through a running service. */
   role?: EmbeddedRole;
   onSocketError?: (err: unknown) => void;
+  /** Open the target's streaming replicas and monitor them (the service; tools and the worker read only the primary). */
+  useReplicas?: boolean;
+  /** Where the replica monitor reports a replica it skips (silent when not given). */
+  log?: Logger;
 }
 
 /** Opens the configured database, applies pending migrations and makes it the process-wide client. */
@@ -76,6 +85,10 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     // On PostgreSQL the hot reads skip Prisma and go to the pool (pg parses the rows); on PGlite they are Prisma raw queries.
     const direct = 'readRows' in adapterFactory ? (adapterFactory as PostgresAdapterFactory).readRows.bind(adapterFactory) : undefined;
     await prisma.$connect();
+    const replicas =
+      opts.useReplicas && target.kind === 'postgres' && target.replicas && direct
+        ? await openReplicas(target, statements, { name: 'primary', prisma, readRows: countedReads(adapterFactory as PostgresAdapterFactory, statements) }, opts.log ?? pino({ level: 'silent' }))
+        : undefined;
     const database: Database = {
       kind,
       description,
@@ -91,8 +104,10 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
       queryCount: () => statements.count,
       poolStats: () => (direct ? (adapterFactory as PostgresAdapterFactory).poolStats() : undefined),
       onWriteByOtherProcess: (listener) => session?.onWriteByOtherProcess(listener),
+      replicas,
       async close() {
         if (current === database) current = undefined;
+        await replicas?.close();
         await prisma.$disconnect();
         await release();
       },
@@ -103,6 +118,33 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     await release().catch(() => {});
     throw e;
   }
+}
+
+/**
+ * The replicas of a PostgreSQL target: a Prisma client and direct reads on each (a pool of DATABASE_POOL_SIZE
+ * connections, opened lazily), counted with the primary's statements, and their monitor started. A replica that
+ * does not answer does not stop the start: it serves no read until it does.
+ */
+async function openReplicas(target: PostgresTarget, statements: { count: number }, primary: ReadTarget, log: Logger): Promise<ReplicaSet> {
+  const options = target.replicas!;
+  const targetOf = (url: string, name: string): ReadTarget & { url: string } => {
+    const factory = postgresAdapterFactory(url, target.poolSize, { preparedStatements: target.preparedStatements });
+    return { name, url, prisma: new PrismaClient({ adapter: countingStatements(factory, statements) }), readRows: countedReads(factory, statements) };
+  };
+  const names = options.urls.map(replicaName);
+  const replicas = options.urls.map((url, i) => targetOf(url, names.indexOf(names[i]) === i ? names[i] : `${names[i]}#${i + 1}`));
+  // The pools open lazily; a replica that is down now connects when it is back.
+  await Promise.all(replicas.map((r) => r.prisma.$connect().catch(() => {})));
+  const set = new ReplicaSet(primary, replicas, { ...options, primaryUrl: target.url, log });
+  await set.start();
+  return set;
+}
+
+function countedReads(factory: PostgresAdapterFactory, statements: { count: number }): ReadTarget['readRows'] {
+  return (sql, values, opts) => {
+    statements.count += 1;
+    return factory.readRows(sql, values, opts);
+  };
 }
 
 /**
@@ -147,7 +189,9 @@ function countingStatements(factory: SqlMigrationAwareDriverAdapterFactory, coun
  */
 export function readRows<T>(sql: string, values: unknown[], opts?: ReadOptions): Promise<T[]> {
   if (!current) throw new Error('database not opened: call openDatabase() first');
-  return current.readRows<T>(sql, values, opts);
+  // Within a query operation that reads a replica (src/api/graphql/replicaReads.ts); only looked up when there are replicas.
+  const target = current.replicas && scopedReadTarget();
+  return (target || current).readRows<T>(sql, values, opts);
 }
 
 interface ReadOptions {

@@ -64,7 +64,8 @@ export async function transaction<T>(ctx: RequestContext, work: (t: TransactionC
     try {
       let recorded = false;
       const result = await ctx.db.$transaction(async (tx) => {
-        const t: TransactionContext = { ...ctx, tx, outbox: [] };
+        // Every read of a transaction is the primary's, the replica-eligible ones included.
+        const t: TransactionContext = { ...ctx, readDb: ctx.db, tx, outbox: [] };
         const result = await work(t);
         if (t.outbox.length) await tx.event.createMany({ data: t.outbox });
         recorded = t.outbox.length > 0;
