@@ -103,8 +103,8 @@ export const collectionNotFound = () => notFound('Collection');
 /** The collection of the request's catalog, by id or slug (404 otherwise). */
 export async function findCollection(ctx: RequestContext, storeId: string, ref: string): Promise<CollectionRow> {
   if (!isUuid(storeId)) throw collectionNotFound();
-  const found = await ctx.db.collection.findFirst({ where: { storeId, mode: ctx.mode, ...(isUuid(ref) ? { id: ref } : { slug: ref.toLowerCase() }) }, select: { id: true } });
-  const [row] = found ? await collectionRows(ctx.db, [found.id]) : [];
+  const found = await ctx.readDb.collection.findFirst({ where: { storeId, mode: ctx.mode, ...(isUuid(ref) ? { id: ref } : { slug: ref.toLowerCase() }) }, select: { id: true } });
+  const [row] = found ? await collectionRows(ctx.readDb, [found.id]) : [];
   if (!row) throw collectionNotFound();
   return row;
 }
@@ -112,7 +112,7 @@ export async function findCollection(ctx: RequestContext, storeId: string, ref: 
 /** What a collection's product list needs of it (its id and sort), in one statement; 404 when it is not the catalog's. */
 export async function collectionForList(ctx: RequestContext, storeId: string, ref: string): Promise<{ id: string; sort: CollectionSort; published: boolean }> {
   const found = isUuid(storeId)
-    ? await ctx.db.collection.findFirst({ where: { storeId, mode: ctx.mode, ...(isUuid(ref) ? { id: ref } : { slug: ref.toLowerCase() }) }, select: { id: true, sort: true, published: true } })
+    ? await ctx.readDb.collection.findFirst({ where: { storeId, mode: ctx.mode, ...(isUuid(ref) ? { id: ref } : { slug: ref.toLowerCase() }) }, select: { id: true, sort: true, published: true } })
     : null;
   if (!found) throw collectionNotFound();
   return found;
@@ -137,10 +137,10 @@ export async function listCollections(ctx: RequestContext, storeId: string, pagi
   if (!isUuid(storeId)) throw notFound('Store');
   const where = { storeId, mode: ctx.mode };
   const [ids, total] = await Promise.all([
-    ctx.db.collection.findMany({ where, select: { id: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * perPage, take: perPage }),
-    ctx.db.collection.count({ where }),
+    ctx.readDb.collection.findMany({ where, select: { id: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * perPage, take: perPage }),
+    ctx.readDb.collection.count({ where }),
   ]);
-  return { rows: await collectionRows(ctx.db, ids.map((r) => r.id)), page, perPage, total };
+  return { rows: await collectionRows(ctx.readDb, ids.map((r) => r.id)), page, perPage, total };
 }
 
 /** Optimistic concurrency as products have it: an expected version that differs is 412 and nothing is written. */

@@ -63,8 +63,8 @@ export async function listPublishedCollections(ctx: RequestContext, storeId: str
   const { page, perPage } = parseInput(PageInput, paging);
   const where = { storeId, mode: ctx.mode, published: true };
   const [rows, total] = await Promise.all([
-    ctx.db.collection.findMany({ where, select: PUBLIC_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * perPage, take: perPage }),
-    ctx.db.collection.count({ where }),
+    ctx.readDb.collection.findMany({ where, select: PUBLIC_SELECT, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * perPage, take: perPage }),
+    ctx.readDb.collection.count({ where }),
   ]);
   return { rows: rows as PublicCollectionRow[], page, perPage, total };
 }
@@ -72,7 +72,7 @@ export async function listPublishedCollections(ctx: RequestContext, storeId: str
 /** A published collection of the catalog by id or slug, with its store's currencies (one statement); else 404. */
 export async function findPublishedCollection(ctx: RequestContext, storeId: string, ref: string) {
   if (!isUuid(storeId)) throw collectionNotFound();
-  const row = await ctx.db.collection.findFirst({
+  const row = await ctx.readDb.collection.findFirst({
     where: { storeId, mode: ctx.mode, published: true, ...(isUuid(ref) ? { id: ref } : { slug: ref.toLowerCase() }) },
     select: { ...PUBLIC_SELECT, store: { select: { currency: true, currencies: true } } },
   });
