@@ -173,6 +173,15 @@ describe('rule changes recompute membership', () => {
     expect(any.body.data.products_count).toBe(3);
   });
 
+  it('the same rules sent again, their keys in another order, are no change: no new version, no recompute', async () => {
+    const c = await smart([{ field: 'price', operator: 'at_least', value: 10 }]);
+    const again = await req('PATCH', `${collectionsPath(a)}/${c.id}`, { rules: [{ value: 10, operator: 'at_least', field: 'price' }] });
+    expect(again.status).toBe(200);
+    expect(again.body.data.version).toBe(c.version);
+    const changes = await req('GET', `${collectionsPath(a)}/${c.id}/changes`);
+    expect(changes.body.data.map((e: { type: string }) => e.type)).toEqual(['collection.created']);
+  });
+
   it('through a job with progress above the threshold; products written meanwhile follow the new rules', async () => {
     const saved = { ...COLLECTION_RECOMPUTE };
     const c = await smart([{ field: 'tag', operator: 'equals', value: 'winter' }]);

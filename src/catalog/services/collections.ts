@@ -2,7 +2,7 @@
  * The collection service: a catalog's collections (manual or smart), created, read, listed, updated under the
  * product's version rules (If-Match), published and deleted, with their events; and their translations.
  */
-
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context';
 import type { Prisma } from '../../platform/db/client';
@@ -241,7 +241,8 @@ export async function updateCollection(ctx: RequestContext, storeId: string, ref
         const shape = await checkShape(t, storeId, before.kind, { rules: data.rules, sort: data.sort }, { rules: data.rules !== undefined });
         errors.push(...shape.errors);
         if (errors.length) throw validationError(errors);
-        const rulesChanged = before.kind === 'smart' && data.rules !== undefined && JSON.stringify(shape.rules) !== JSON.stringify(before.rules);
+        // Compared as content: the stored rules come back from jsonb with their keys in jsonb's order, not the client's.
+        const rulesChanged = before.kind === 'smart' && data.rules !== undefined && !isDeepStrictEqual(JSON.parse(JSON.stringify(shape.rules)), before.rules);
         const matchChanged = data.match !== undefined && data.match !== before.match;
         const changes: Prisma.CollectionUpdateInput = {};
         if (data.title !== undefined && data.title !== before.title) changes.title = data.title;

@@ -182,13 +182,9 @@ async function syncMembers(t: TransactionContext, storeId: string, id: string, w
   if (added.length) await addCollectionProducts(t, storeId, id, { productIds: added });
 }
 
-/** JSON with every object's keys sorted: equal for equal content whatever the key order. */
-const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
-
 /** The catalog's collection a record names: by `id`, else by `slug`; none: the record creates one. */
 async function matchingCollection(t: TransactionContext, storeId: string, r: Record<string, unknown>) {
-  const select = { id: true, version: true, rules: true } as const;
+  const select = { id: true, version: true } as const;
   const where = { storeId, mode: t.mode };
   if (typeof r.id === 'string' && isUuid(r.id)) {
     const byId = await t.tx.collection.findFirst({ where: { ...where, id: r.id }, select });
@@ -204,8 +200,6 @@ async function importRecord(ctx: RequestContext, storeId: string, r: Record<stri
     const fields = Object.fromEntries(
       (['title', 'slug', 'description', 'kind', 'rules', 'match', 'sort', 'published'] as const).filter((k) => r[k] !== undefined && r[k] !== null).map((k) => [k, r[k]]),
     );
-    // Rules as stored (jsonb orders their keys its own way) are compared by content: the same rules are no change.
-    if (existing && fields.rules !== undefined && canonical(fields.rules) === canonical(existing.rules)) delete fields.rules;
     const productRefs = Array.isArray(r.products) ? (r.products as unknown[]).map(String) : undefined;
     const productIds = productRefs && (await productIdsByRef(t.tx, { storeId, mode: t.mode }, productRefs));
     let id: string;
