@@ -191,4 +191,32 @@ describe('compiled plans answer as GraphQL execution does', () => {
   ])('%s is answered alike', async (_what, token, path) => {
     await expectSameAnswer(path(), token());
   });
+
+  it("a collection's products (the merchant's hot read of collections) are answered alike, in every sort and refusal", async () => {
+    const collections = `/api/v1/merchant/stores/${a.storeId}/collections`;
+    const manual = await t.request('POST', collections, { token: a.ownerToken, body: { title: 'Picked', kind: 'manual' } });
+    expect(manual.status).toBe(201);
+    const added = await t.request('POST', `${collections}/${manual.body.data.id}/products`, { token: a.ownerToken, body: { product_ids: [ids[3], ids[0], ids[5], ids[2]] } });
+    expect(added.status).toBe(200);
+    const refs = [manual.body.data.id, manual.body.data.slug];
+    for (const sort of ['newest', 'name', 'price_asc', 'price_desc']) {
+      const smart = await t.request('POST', collections, { token: a.ownerToken, body: { title: `Sale by ${sort}`, kind: 'smart', sort, rules: [{ field: 'tag', operator: 'equals', value: 'sale' }] } });
+      expect(smart.status).toBe(201);
+      refs.push(smart.body.data.id);
+    }
+    for (const ref of refs) {
+      for (const query of ['', '?per_page=2', '?per_page=2&page=2', '?page=9', '?per_page=0']) {
+        const answered = await expectSameAnswer(`${collections}/${ref}/products${query}`, a.ownerToken);
+        expect([200, 422]).toContain(answered.status);
+      }
+      await expectSameAnswer(`${collections}/${ref}/products`, a.staffToken);
+      await expectSameAnswer(`${collections}/${ref}/products`, a.viewerToken);
+      await expectSameAnswer(`${collections}/${ref}/products`, undefined);
+    }
+    const picked = await expectSameAnswer(`${collections}/${refs[0]}/products`, a.ownerToken);
+    expect(picked.body.data.map((p: { id: string }) => p.id)).toEqual([ids[3], ids[0], ids[5], ids[2]]);
+    await expectSameAnswer(`${collections}/${MISSING_ID}/products`, a.ownerToken);
+    await expectSameAnswer(`/api/v1/merchant/stores/${b.storeId}/collections/${refs[0]}/products`, b.ownerToken);
+    await expectSameAnswer(`/api/v1/merchant/stores/nope/collections/${refs[0]}/products`, a.ownerToken);
+  });
 });

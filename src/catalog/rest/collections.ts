@@ -2,13 +2,16 @@
 
 import { CATALOG_LIMITS } from '../limits';
 import { PAGE_LIMITS } from '../services/productList';
-import { COLLECTION_KINDS, COLLECTION_MATCHES, COLLECTION_SORTS } from '../services/collections';
+import { COLLECTION_KINDS, COLLECTION_MATCHES, COLLECTION_SORTS, collectionForList } from '../services/collections';
+import { listCollectionProductIds } from '../services/collectionList';
+import { requireCapability } from '../../access/auth/authorization';
+import type { RequestContext } from '../../platform/context';
 import { ALL_OPERATORS, RULE_FIELDS } from '../services/collectionRules';
 import { bodyWith, camelizeKeys, requireObject } from '../../api/rest/body';
 import { jsonContent, type OpenApiFragment, problemResponse, schemaRef } from '../../api/rest/openapi';
 import { intParam, PAGE_META_SELECTION, pageResponse } from '../../api/rest/params';
 import type { RestRequest, RestResponse, RestRoute } from '../../api/rest/routes';
-import { expectedVersion, PRODUCT_FRAGMENT, restProduct } from './products';
+import { expectedVersion, PRODUCT_FRAGMENT, productPageData, restProduct } from './products';
 
 const BASE = '/api/v1/merchant/stores/:storeId/collections';
 const ONE = `${BASE}/:collectionId`;
@@ -108,6 +111,17 @@ const ref = (r: RestRequest) => ({ storeId: r.params.storeId, collection: r.para
 const opsBody = (schema: Record<string, unknown>) => ({ required: true, content: jsonContent(schema) });
 const productIds = { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: CATALOG_LIMITS.productsPerManualCollection };
 
+/**
+ * CollectionProducts' data from the services without GraphQL execution, as the product list's (a hot read: the
+ * merchant's collection page costs what a category's does). The field's capability check comes first, as there.
+ */
+async function collectionProductsData(v: Record<string, any>, ctx: RequestContext) {
+  requireCapability(ctx, 'readCatalog', v.storeId);
+  const collection = await collectionForList(ctx, v.storeId, v.collection);
+  const page = await listCollectionProductIds(ctx, v.storeId, collection, {}, { page: v.page, perPage: v.perPage });
+  return { collectionProducts: await productPageData(ctx, page) };
+}
+
 export const collectionRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -198,6 +212,7 @@ export const collectionRoutes: RestRoute[] = [
       `query CollectionProducts($storeId: ID!, $collection: String!, $page: Int, $perPage: Int) {
         collectionProducts(storeId: $storeId, collection: $collection, page: $page, perPage: $perPage) { items { ...RestProduct } ${PAGE_META_SELECTION} } }` + PRODUCT_FRAGMENT,
     variables: (r) => ({ ...page(r), collection: r.params.collectionId }),
+    compiled: collectionProductsData,
     respond: (d, r) => pageResponse(r, d.collectionProducts.items.map(restProduct), d.collectionProducts.meta),
     openapi: {
       description: "The collection's products in its sort (manual, newest, name, price_asc, price_desc), every status, in the merchant representation, paged like the product list.",

@@ -152,14 +152,16 @@ async function listProductsData(v: Record<string, any>, ctx: RequestContext) {
   requireCapability(ctx, 'readCatalog', v.storeId);
   const sort = v.sort === undefined ? undefined : PRODUCT_SORTS.find((s) => productSortEnumName(s) === v.sort);
   const page = await listProductIds(ctx, v.storeId, (v.filter ?? {}) as ProductFilter, { page: v.page, perPage: v.perPage }, sort, { facets: v.facets ?? undefined });
+  return { products: { ...(await productPageData(ctx, page)), facets: page.facets ?? null } };
+}
+
+/** A page of product ids as a compiled list's data: `items` in the REST representation, `meta` as PAGE_META_SELECTION. */
+export async function productPageData(ctx: RequestContext, page: Parameters<typeof pageMeta>[0] & { ids: string[] }) {
   const rows = (await productsByIds(ctx, page.ids, FULL_ROW)) as ProductViewRow[];
   const m = pageMeta(page);
   return {
-    products: {
-      items: rows.map((p) => productView(p, ctx.baseUrl)),
-      meta: { page: m.page, per_page: m.perPage, total: m.total, total_exact: m.totalExact, total_pages: m.totalPages, has_more: m.hasMore },
-      facets: page.facets ?? null,
-    },
+    items: rows.map((p) => productView(p, ctx.baseUrl)),
+    meta: { page: m.page, per_page: m.perPage, total: m.total, total_exact: m.totalExact, total_pages: m.totalPages, has_more: m.hasMore },
   };
 }
 
