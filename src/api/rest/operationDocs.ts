@@ -114,6 +114,18 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description: `A page of the credential's catalog. With \`public:read\` only: active products in the storefront view (in stock or not, no inventory counts). With \`products:read\` or \`products:write\`: every product in the merchant representation, with the merchant list's filters. ${PUBLIC_STORE}`,
     scopes: CATALOG,
   },
+  listPublicCollections: {
+    description: `A page of the catalog's published collections, newest first, in the storefront view: title and description in the requested locale (\`locale\` or \`Accept-Language\`, along the fallback chain), never their rules or counts. Unpublished collections are not listed. ${PUBLIC_STORE}`,
+    scopes: CATALOG,
+  },
+  getPublicCollection: {
+    description: `One published collection, named by its id or its slug, in the storefront view; an unpublished one is 404 as an unknown one is. ${PUBLIC_STORE}`,
+    scopes: CATALOG,
+  },
+  listPublicCollectionProducts: {
+    description: `The storefront product list (GET /api/public/v1/products) narrowed to the collection's members: active products only, public attributes only, prices in \`currency\`. Left without \`sort\`, the products come in the collection's own order (a manual collection's list, or its newest, name, price_asc or price_desc). ${PUBLIC_STORE}`,
+    scopes: CATALOG,
+  },
   getPublicProduct: {
     description: `One product of the credential's catalog. With \`public:read\` only: active products, storefront view (others are 404). With \`products:read\` or \`products:write\`: any status, merchant representation with its \`ETag\`. ${PUBLIC_STORE}`,
     scopes: CATALOG,

@@ -119,8 +119,6 @@ export const publicCollectionRoutes: RestRoute[] = [
     variables: ({ params, query }) => ({ collection: params.collectionId, ...publicListVariables(query) }),
     respond: (data, r) => publicPageResponse(r, data.publicCollectionProducts),
     openapi: {
-      description:
-        "The storefront product list (GET /api/public/v1/products) narrowed to the collection's members: active products only, public attributes only, prices in `currency`. Left without `sort`, the products come in the collection's own order (a manual collection's list, or its newest, name, price_asc or price_desc).",
       parameters: [idParam, ...publicProductListParameters({ storefrontOnly: true }), ...modeParameters],
       responses: {
         '200': {
