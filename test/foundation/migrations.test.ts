@@ -22,7 +22,7 @@ describe('migration runner (wasm schema engine)', () => {
     } finally {
       await d.close();
     }
-  });
+  }, 120_000); // applies the whole history
 
   it('reports a failing migration clearly and leaves nothing of it applied', async () => {
     const d = await openEmptyDatabase();
@@ -45,7 +45,7 @@ describe('migration runner (wasm schema engine)', () => {
     } finally {
       await d.close();
     }
-  });
+  }, 120_000); // applies the whole history twice
 });
 
 // On an embedded database of its own whatever DATABASE_URL says.
