@@ -327,6 +327,13 @@ const components: OpenApiFragment['components'] = {
           description:
             "The options that define the product's variants, in order, checked as PUT /products/{productId}/options checks them (errors named options.N.name, options.N.values.M); the product starts without variants (POST …/variants/generate makes them). Default none",
         },
+        variants: {
+          type: 'array',
+          maxItems: CATALOG_LIMITS.variantsPerProduct,
+          items: { type: 'object', required: ['sku'], description: 'A variant as PUT /products/{productId}/variants takes it (sku, title, options, price, inventory_quantity, …)' },
+          description:
+            'The variants, created with the product in one write: nothing is created unless all of it is valid, and every error of either comes at once (422, fields such as variants.2.sku; a SKU another product holds is sku_taken). Option values they name are added to the options. Default none',
+        },
       },
     },
     ProductUpdate: {
