@@ -1,7 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { mutate, query, toApiError, type ApiError } from '../api/client';
-import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, Notice, PageTitle, SecretReveal } from '../components/ui';
+import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle, SecretReveal } from '../components/ui';
+import { useToast } from '../components/toasts';
 import {
   CreateWebhookEndpointDocument,
   DeleteWebhookEndpointDocument,
@@ -219,7 +220,10 @@ export function WebhookDetailPage({ endpointId }: { endpointId: string }) {
   const { storeId } = useWorkspace();
   const [{ data, fetching, error }, refetch] = useQuery({ query: WebhookEndpointDocument, variables: { storeId, id: endpointId } });
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string | null) => {
+    if (message) toast.show({ message });
+  };
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [overlap, setOverlap] = useState(24);
   const [logKey, setLogKey] = useState(0);
@@ -278,8 +282,7 @@ export function WebhookDetailPage({ endpointId }: { endpointId: string }) {
         </dd>
       </dl>
       {secret ? <SecretReveal label="New signing secret" secret={secret} onDone={() => setSecret(null)} /> : null}
-      {notice ? <Notice>{notice}</Notice> : null}
-      <ErrorMessage error={actionError} />
+            <ErrorMessage error={actionError} />
 
       <section className="panel" aria-labelledby="edit-endpoint-title">
         <h2 id="edit-endpoint-title">Settings</h2>
@@ -493,7 +496,10 @@ function MessageDetail({ id, onResent }: { id: string; onResent: () => void }) {
   const { storeId } = useWorkspace();
   const [message, setMessage] = useState<WebhookMessageQuery['webhookMessage'] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string | null) => {
+    if (message) toast.show({ message });
+  };
   const load = useCallback(async () => {
     try {
       setMessage((await query(WebhookMessageDocument, { storeId, id })).webhookMessage);
@@ -525,8 +531,7 @@ function MessageDetail({ id, onResent }: { id: string; onResent: () => void }) {
           Resend
         </button>
       </div>
-      {notice ? <Notice>{notice}</Notice> : null}
-      <ErrorMessage error={error} />
+            <ErrorMessage error={error} />
       <h3>Attempts</h3>
       {message.attempts.length === 0 ? <p className="muted">No attempt yet.</p> : null}
       {message.attempts.length > 0 ? (
