@@ -41,6 +41,20 @@ export function ImagesEditor({ product, onChanged, onConflict }: { product: Prod
   }, [focusAfterMove]);
 
   const setRows = (next: ArrangedImage[]) => setDraft({ from: savedKey, rows: next });
+  // Dragging an image onto another puts it in that place (the Move buttons do the same from the keyboard).
+  const [dragFrom, setDragFrom] = useState<number | null>(null);
+  const [dragOver, setDragOver] = useState<number | null>(null);
+  const dropOn = (target: number) => {
+    const from = dragFrom;
+    setDragFrom(null);
+    setDragOver(null);
+    if (from === null || from === target) return;
+    const next = [...rows];
+    const [moved] = next.splice(from, 1);
+    next.splice(target, 0, moved!);
+    setRows(next);
+    setStatus(`Image ${from + 1} moved to position ${target + 1}. Save to keep the new order.`);
+  };
 
   const move = (index: number, by: -1 | 1) => {
     const target = index + by;
@@ -130,6 +144,7 @@ export function ImagesEditor({ product, onChanged, onConflict }: { product: Prod
       {product.images.length === 0 ? <p className="muted">No images yet.</p> : null}
       {product.images.length > 0 ? (
         <>
+          <p className="hint">The first image is the main one. Drag an image onto another place to reorder, or use its Move buttons.</p>
           <ul className="image-grid">
             {rows.map((row, index) => {
               const image = imagesById.get(row.id);
@@ -137,7 +152,35 @@ export function ImagesEditor({ product, onChanged, onConflict }: { product: Prod
               const n = index + 1;
               const altId = `${baseId}-${image.id}-alt`;
               return (
-                <li key={image.id} className="image-card">
+                <li
+                  key={image.id}
+                  className={`image-card${dragFrom === index ? ' image-card-dragging' : ''}${dragOver === index && dragFrom !== index ? ' image-card-target' : ''}`}
+                  draggable={!arranging}
+                  data-testid="image-card"
+                  onDragStart={(e) => {
+                    // Only the card itself moves: dragging inside the alt text selects text as usual.
+                    if (e.target instanceof HTMLInputElement) return;
+                    e.dataTransfer.effectAllowed = 'move';
+                    e.dataTransfer.setData('text/plain', image.id);
+                    setDragFrom(index);
+                  }}
+                  onDragOver={(e) => {
+                    if (dragFrom === null) return;
+                    e.preventDefault();
+                    e.dataTransfer.dropEffect = 'move';
+                    if (dragOver !== index) setDragOver(index);
+                  }}
+                  onDragLeave={() => setDragOver((o) => (o === index ? null : o))}
+                  onDrop={(e) => {
+                    if (dragFrom === null) return;
+                    e.preventDefault();
+                    dropOn(index);
+                  }}
+                  onDragEnd={() => {
+                    setDragFrom(null);
+                    setDragOver(null);
+                  }}
+                >
                   <img src={image.url} alt={image.alt ?? `Image ${n} of ${product.name}`} width={160} height={Math.round((160 * image.height) / Math.max(1, image.width))} />
                   <p className="small">
                     {index === 0 ? 'Main image · ' : ''}
