@@ -133,10 +133,14 @@ export async function horizontalOverflow(page: Page): Promise<{ overflow: number
     const overflow = document.documentElement.scrollWidth - width;
     const culprits: string[] = [];
     if (overflow > 0) {
+      // An element inside a frame that scrolls or clips by itself (a table's) does not widen the page.
+      const clipped = (el: HTMLElement) => {
+        for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
+        return false;
+      };
       for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
         const box = el.getBoundingClientRect();
-        // An element inside a frame that scrolls by itself (a table's) does not widen the page.
-        if (box.right > width + 1 && !el.closest('.table-wrap, .payload, .toasts')) culprits.push(`${el.tagName.toLowerCase()}.${el.className} (${Math.round(box.right)} px)`);
+        if (box.right > width + 1 && !clipped(el)) culprits.push(`${el.tagName.toLowerCase()}.${String(el.className)} (${Math.round(box.right)} px)`);
         if (culprits.length >= 5) break;
       }
     }

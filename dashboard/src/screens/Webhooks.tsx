@@ -282,7 +282,7 @@ export function WebhookDetailPage({ endpointId }: { endpointId: string }) {
         </dd>
       </dl>
       {secret ? <SecretReveal label="New signing secret" secret={secret} onDone={() => setSecret(null)} /> : null}
-            <ErrorMessage error={actionError} />
+      <ErrorMessage error={actionError} />
 
       <section className="panel" aria-labelledby="edit-endpoint-title">
         <h2 id="edit-endpoint-title">Settings</h2>
@@ -531,39 +531,41 @@ function MessageDetail({ id, onResent }: { id: string; onResent: () => void }) {
           Resend
         </button>
       </div>
-            <ErrorMessage error={error} />
+      <ErrorMessage error={error} />
       <h3>Attempts</h3>
       {message.attempts.length === 0 ? <p className="muted">No attempt yet.</p> : null}
       {message.attempts.length > 0 ? (
-        <table className="table table-compact">
-          <caption className="visually-hidden">Attempts</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Started</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Answer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {message.attempts.map((a) => (
-              <tr key={a.id}>
-                <td>{a.number}</td>
-                <td>{formatDateTime(a.startedAt)}</td>
-                <td>{a.trigger}</td>
-                <td>
-                  {a.succeeded ? <Badge tone="green">OK</Badge> : <Badge tone="red">Failed</Badge>} {a.statusCode ?? ''} {a.error ?? ''}
-                </td>
-                <td>{a.durationMs} ms</td>
-                <td>
-                  <code className="clip">{a.responseBody ?? ''}</code>
-                </td>
+        <div className="table-wrap">
+          <table className="table table-compact">
+            <caption className="visually-hidden">Attempts</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Started</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Result</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Answer</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {message.attempts.map((a) => (
+                <tr key={a.id}>
+                  <td>{a.number}</td>
+                  <td>{formatDateTime(a.startedAt)}</td>
+                  <td>{a.trigger}</td>
+                  <td>
+                    {a.succeeded ? <Badge tone="green">OK</Badge> : <Badge tone="red">Failed</Badge>} {a.statusCode ?? ''} {a.error ?? ''}
+                  </td>
+                  <td>{a.durationMs} ms</td>
+                  <td>
+                    <code className="clip">{a.responseBody ?? ''}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       <h3>Payload</h3>
       <pre className="payload" tabIndex={0} aria-label="Payload">
