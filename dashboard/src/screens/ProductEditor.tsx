@@ -121,6 +121,8 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
   const [conflict, setConflict] = useState(false);
   const [saving, setSaving] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
+  // The conflict's toast, closed once the latest version is loaded (from it or from the page's own button).
+  const conflictToast = useRef<number | null>(null);
 
   const dirty = snapshotOf(form, variants, seo) !== baseline;
   useLeaveGuard(dirty && !saving);
@@ -156,6 +158,8 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
   const onReload = async () => {
     const fresh = await reload();
     if (fresh) {
+      if (conflictToast.current !== null) toast.dismiss(conflictToast.current);
+      conflictToast.current = null;
       resetFrom(fresh);
       toast.show({ tone: 'info', message: 'Reloaded the latest version of the product.' });
     }
@@ -163,7 +167,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   const showConflict = () => {
     setConflict(true);
-    toast.show({
+    conflictToast.current = toast.show({
       tone: 'error',
       message: 'This product changed since you opened it: your changes were not saved.',
       action: { label: 'Reload the latest version', onAction: () => void onReload() },
