@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
+import { ToastProvider } from './components/toasts';
 import { SignOutDocument, type SessionFieldsFragment } from './generated/graphql';
 import { Link, match, navigate, useLocation } from './lib/router';
 import { ApiKeysPage } from './screens/ApiKeys';
@@ -18,7 +19,9 @@ export function App() {
   return (
     <Provider value={client}>
       <SessionProvider>
-        <Root />
+        <ToastProvider>
+          <Root />
+        </ToastProvider>
       </SessionProvider>
     </Provider>
   );

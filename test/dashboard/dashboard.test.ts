@@ -1,14 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
+import type { Browser } from 'playwright-core';
 import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { addMember, createStore, createUser, listMembers } from '../../src/access/services/stores';
-import { describeInBrowser, launchBrowser, screenshot, watchPage, type PageWatch } from '../helpers/browser';
+import { describeInBrowser, launchBrowser, watchPage } from '../helpers/browser';
 import { testContext } from '../helpers/context';
+import { checkScreen, count, dropFile, ensureDashboardBuilt, eventually, hasText, nav, pngBytes, takeExpectedErrors } from '../helpers/dashboard';
 import { startTestServer, type TestServer } from '../helpers/harness';
-import { root } from '../helpers/serverProcess';
 
 /**
  * The merchant dashboard (/dashboard) in headless Chromium against the real service: sign in, create a product
@@ -18,116 +14,6 @@ import { root } from '../helpers/serverProcess';
  * (no serious or critical violation) and saved as a screenshot in test-artifacts/; no request may leave the
  * service's origin and the page may log no error (Chromium reports Content-Security-Policy violations there).
  */
-
-const DIST_INDEX = path.join(root, 'dashboard', 'dist', 'index.html');
-
-/** The newest modification time under a directory (the dashboard's sources). */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    if (name.startsWith('generated')) continue;
-    const stat = statSync(path.join(dir, name));
-    if (stat.isFile()) newest = Math.max(newest, stat.mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the dashboard when dashboard/dist is missing or older than its sources (as `npm run dashboard:build`). */
-function ensureDashboardBuilt(): void {
-  const sources = Math.max(newestSource(path.join(root, 'dashboard', 'src')), statSync(path.join(root, 'dashboard', 'index.html')).mtimeMs, statSync(path.join(root, 'schema.graphql')).mtimeMs);
-  if (existsSync(DIST_INDEX) && statSync(DIST_INDEX).mtimeMs >= sources) return;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-dashboard.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-  if (result.status !== 0) throw new Error(`dashboard build failed:\n${result.stdout}${result.stderr}`);
-}
-
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/**
- * Runs axe-core on the page and returns its serious and critical violations. The script is evaluated through
- * the DevTools protocol: an injected <script> element would be (rightly) refused by the page's
- * Content-Security-Policy, which allows no inline script.
- */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
-
-/** Each screen: no serious or critical accessibility problem, and a screenshot. */
-async function checkScreen(page: Page, name: string, problems: Record<string, string[]>): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() => window.scrollTo(0, 0));
-  problems[name] = await axeProblems(page);
-  await screenshot(page, `dashboard-${name}.png`);
-}
-
-async function pngBytes(background = { r: 200, g: 40, b: 40 }): Promise<Buffer> {
-  return sharp({ create: { width: 120, height: 80, channels: 3, background } })
-    .png()
-    .toBuffer();
-}
-
-/** Drops a file on an element the way a browser drag and drop does. */
-async function dropFile(page: Page, selector: string, file: { name: string; type: string; bytes: Buffer }): Promise<void> {
-  const dataTransfer = await page.evaluateHandle(({ name, type, base64 }) => {
-    const transfer = new DataTransfer();
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    transfer.items.add(new File([bytes], name, { type }));
-    return transfer;
-  }, { name: file.name, type: file.type, base64: file.bytes.toString('base64') });
-  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
-  await page.dispatchEvent(selector, 'drop', { dataTransfer });
-}
-
-/** The errors a deliberately refused request makes Chromium log ("Failed to load resource: … status of 401"). */
-function takeExpectedErrors(watch: PageWatch, status: number): string[] {
-  const expected = watch.errors.filter((e) => e.includes(`status of ${status}`));
-  const others = watch.errors.filter((e) => !e.includes(`status of ${status}`));
-  watch.errors.length = 0;
-  watch.errors.push(...others);
-  return expected;
-}
-
-/** Polls until check passes (playwright-core has no web-first assertions); returns the last value. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeout = 10_000): Promise<T> {
-  const until = Date.now() + timeout;
-  let value = await read();
-  while (!check(value)) {
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeout} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
-
-/** Waits until the locator's text contains (or, with absent, no longer contains) the text. */
-async function hasText(locator: Locator, text: string, absent = false): Promise<void> {
-  await eventually(
-    () => locator.innerText(),
-    (value) => value.includes(text) !== absent,
-    `${absent ? 'text without' : 'text with'} ${JSON.stringify(text)}`,
-  );
-}
-
-/** A link of the main navigation. */
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-
-async function count(locator: Locator, check: (n: number) => boolean, what: string): Promise<number> {
-  return eventually(() => locator.count(), check, what);
-}
 
 describeInBrowser('the merchant dashboard in headless Chromium', () => {
   let t: TestServer;
@@ -202,6 +88,10 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await page.getByLabel('Inventory', { exact: true }).fill('1.5');
     await page.getByRole('button', { name: 'Create product' }).click();
     await page.getByText('The product was not saved: correct the fields marked below.').waitFor();
+    // The summary names each field; a toast says so where the eye is.
+    const summary = page.locator('.error-summary');
+    for (const line of ['Name: must not be empty', 'Price (EUR): must be a number', 'Inventory: must be an integer']) await hasText(summary, line);
+    await page.getByRole('region', { name: 'Notifications' }).getByText('The product was not saved: 3 fields need correcting.').waitFor();
     for (const [label, message] of [
       ['Name', 'must not be empty'],
       ['Price (EUR)', 'must be a number >= 0 with at most 2 decimals'],
@@ -214,6 +104,14 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await count(page.locator('.field-error'), (n) => n === 3, 'field errors of the submit');
     takeExpectedErrors(watch, 400);
     await page.getByLabel('Name', { exact: true }).fill('Alpine Beanie');
+    // A generated description replaces the merchant's own text only with a way back, and names no internal model.
+    await page.getByLabel('Description', { exact: true }).fill('My own words about it.');
+    await page.getByRole('button', { name: 'Generate description' }).click();
+    await eventually(() => page.getByLabel('Description', { exact: true }).inputValue(), (v) => v.includes('Alpine Beanie'), 'generated description');
+    expect(await page.locator('main').innerText()).not.toMatch(/local-templates|\(.*-v\d\)/);
+    await page.getByRole('button', { name: 'Undo: restore my description' }).click();
+    expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('My own words about it.');
+    await page.getByLabel('Description', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Generate description' }).click();
     await eventually(() => page.getByLabel('Description', { exact: true }).inputValue(), (v) => v.includes('Alpine Beanie'), 'generated description');
     await page.getByLabel('Price (EUR)').fill('19.90');
@@ -239,6 +137,8 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     // Images: a file that is no image is refused with the service's reason; a PNG dropped on the zone is added.
     await dropFile(page, '[data-testid=image-dropzone]', { name: 'notes.png', type: 'image/png', bytes: Buffer.from('just text') });
     await page.getByRole('alert').filter({ hasText: 'notes.png' }).waitFor();
+    // The refused file's reason is in words, without the service's code.
+    expect(await page.getByRole('alert').filter({ hasText: 'notes.png' }).innerText()).not.toContain('unsupported_media_type');
     takeExpectedErrors(watch, 415);
     await dropFile(page, '[data-testid=image-dropzone]', { name: 'red.png', type: 'image/png', bytes: await pngBytes() });
     await page.getByText('Uploaded red.png.').waitFor();
@@ -294,7 +194,7 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('This product changed since you opened it.').waitFor();
     await checkScreen(page, 'product-conflict', problems);
-    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.getByRole('button', { name: 'Reload', exact: true }).click();
     await page.getByText('Reloaded the latest version of the product.').waitFor();
     expect(await page.getByLabel('Inventory', { exact: true }).inputValue()).toBe('30');
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Alpine Beanie');
@@ -310,8 +210,13 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     const timeline = page.locator('.timeline-item');
     await count(timeline, (n) => n >= 6, 'history entries');
     await hasText(timeline.first(), 'Published');
-    const priceChange = timeline.filter({ hasText: 'Updated' }).filter({ has: page.getByRole('rowheader', { name: 'price' }) });
+    // Changes in words: the field's name, not its code; times in the browser's locale, all within the page.
+    const priceChange = timeline.filter({ hasText: 'Updated' }).filter({ has: page.locator('dt', { hasText: /^Price$/ }) });
     await hasText(priceChange, '21.5');
+    const historyText = await page.locator('.timeline').innerText();
+    expect(historyText).not.toMatch(/is_active|inventory_quantity|\d{4}-\d{2}-\d{2}T\d{2}/);
+    await page.locator('.change-thumbs img').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await count(timeline.filter({ hasText: 'Image added' }), (n) => n === 2, 'image added entries');
     await hasText(timeline.last(), 'Created');
     await checkScreen(page, 'product-history', problems);
@@ -322,14 +227,14 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await hasText(row, 'Active');
     await row.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Unpublish selected' }).click();
-    await page.getByText('Unpublished 1 of 1 product.').waitFor();
+    await page.getByText('Unpublished 1 of 1 product.', { exact: true }).waitFor();
     await hasText(row, 'Draft');
     await row.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
-    await page.getByText('Published 1 of 1 product.').waitFor();
+    await page.getByText('Published 1 of 1 product.', { exact: true }).waitFor();
     await hasText(row, 'Active');
     await page.getByLabel('Search').fill('alpine');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await page.waitForURL(/q=alpine/);
     await count(page.getByRole('row'), (n) => n === 2, 'rows (header and one product)');
     await checkScreen(page, 'products', problems);
@@ -412,7 +317,8 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     const addMember = page.getByRole('form', { name: 'Add a member' });
     await addMember.getByLabel('Email').fill('nobody@example.test');
     await addMember.getByRole('button', { name: 'Add member' }).click();
-    await addMember.getByText('No account with this email: create it with npm run cli -- user create').waitFor();
+    await addMember.getByText('No one has an account with this email yet: they need an account before you can add them.').waitFor();
+    expect(await page.locator('main').innerText()).not.toContain('npm run');
     expect(await addMember.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
     await addMember.getByLabel('Email').fill(staffEmail);
     await addMember.getByRole('checkbox', { name: 'Products and categories', exact: true }).check();

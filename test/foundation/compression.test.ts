@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createProduct } from '../../src/catalog/services/products';
+import { createProduct } from '../../src/catalog/services/productCreate';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';

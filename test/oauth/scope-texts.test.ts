@@ -1,7 +1,7 @@
 import { SCOPE_DESCRIPTIONS } from '../../src/access/auth/credentials';
 import { SCOPES } from '../../src/kernel/access';
 import { testContext } from '../helpers/context';
-import { createProduct } from '../../src/catalog/services/products';
+import { createProduct } from '../../src/catalog/services/productCreate';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { connectApp, getAuthorize, REDIRECT_URI, registerApp, type RegisteredApp } from './helpers';

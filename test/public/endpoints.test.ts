@@ -1,4 +1,4 @@
-import { createProduct } from '../../src/catalog/services/products';
+import { createProduct } from '../../src/catalog/services/productCreate';
 import { testContext } from '../helpers/context';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';

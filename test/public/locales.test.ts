@@ -1,7 +1,7 @@
 /** Reading the storefront in a language: the fallback chain, Accept-Language, the headers, search, the query count. */
 
 import { addStoreLocale } from '../../src/catalog/services/localization';
-import { createProduct } from '../../src/catalog/services/products';
+import { createProduct } from '../../src/catalog/services/productCreate';
 import { generateVariants } from '../../src/catalog/services/variants';
 import { currentDatabase, db } from '../../src/platform/db/client';
 import { setProductTranslation } from '../../src/catalog/services/productTranslations';

@@ -37,10 +37,7 @@ export function ErrorMessage({ error, title, children }: { error: ApiError | nul
   return (
     <div className="alert alert-error" role="alert">
       {title ? <p className="alert-title">{title}</p> : null}
-      <p>
-        {error.message}
-        {error.code && !['error', 'network_error'].includes(error.code) ? <span className="code"> ({error.code})</span> : null}
-      </p>
+      <p>{error.message}</p>
       {children}
     </div>
   );

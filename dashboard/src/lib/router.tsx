@@ -1,4 +1,4 @@
-import { type AnchorHTMLAttributes, type MouseEvent, useMemo, useSyncExternalStore } from 'react';
+import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useMemo, useSyncExternalStore } from 'react';
 
 /**
  * A small History API router for the pages under /dashboard/ (the service answers every path below it
@@ -36,9 +36,38 @@ export function useLocation(): { path: string; search: URLSearchParams } {
   }, [current]);
 }
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/** A page with unsaved edits: asked before the app leaves it (false: stay). */
+let leaveGuard: (() => boolean) | null = null;
+
+const UNSAVED = 'You have unsaved changes. Leave this page and lose them?';
+
+/**
+ * Warns before leaving a page while `active` (unsaved edits): an in-app link or navigate() asks first, and the
+ * browser asks before a reload, a typed address or closing the tab.
+ */
+export function useLeaveGuard(active: boolean): void {
+  useEffect(() => {
+    if (!active) return undefined;
+    const guard = () => window.confirm(UNSAVED);
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    leaveGuard = guard;
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      if (leaveGuard === guard) leaveGuard = null;
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, [active]);
+}
+
+/** `force`: leave without asking (the page itself moves on after saving or deleting). */
+export function navigate(to: string, options: { replace?: boolean; force?: boolean } = {}): void {
   const target = href(to);
   if (target === snapshot()) return;
+  if (!options.force && leaveGuard && !leaveGuard()) return;
+  if (options.force) leaveGuard = null;
   if (options.replace) window.history.replaceState(null, '', target);
   else window.history.pushState(null, '', target);
   window.dispatchEvent(new Event(CHANGE));

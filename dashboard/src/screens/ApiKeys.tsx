@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { mutate, toApiError, type ApiError } from '../api/client';
-import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, Notice, PageTitle, SecretReveal } from '../components/ui';
+import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle, SecretReveal } from '../components/ui';
+import { useToast } from '../components/toasts';
 import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, RollApiKeyDocument, type ApiKeyFieldsFragment, type ApiKeyType } from '../generated/graphql';
 import { formatDateTime, fromDateTimeLocal } from '../lib/format';
 import { useWorkspace } from '../session';
@@ -30,7 +31,10 @@ export function ApiKeysPage() {
   const { storeId, mode } = useWorkspace();
   const [{ data, fetching, error }, refetch] = useQuery({ query: ApiKeysDocument, variables: { storeId, mode } });
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string | null) => {
+    if (message) toast.show({ message });
+  };
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const keys = data?.apiKeys ?? [];
   // A key is rolled once: the key that replaced it names it.
@@ -51,8 +55,7 @@ export function ApiKeysPage() {
           }}
         />
       ) : null}
-      {notice ? <Notice>{notice}</Notice> : null}
-      <CreateKeyForm
+            <CreateKeyForm
         onCreated={(value, name) => {
           setSecret({ label: `New API key “${name}”`, value });
           setNotice(null);

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { mutate, toApiError, type ApiError } from '../api/client';
-import { ConfirmButton, EmptyState, ErrorMessage, Field, Notice, PageTitle } from '../components/ui';
+import { ConfirmButton, EmptyState, ErrorMessage, Field, PageTitle } from '../components/ui';
+import { useToast } from '../components/toasts';
 import { CreateCategoryDocument, DeleteCategoryDocument, UpdateCategoryDocument } from '../generated/graphql';
 import { useWorkspace } from '../session';
 import { slugify } from './productForm';
@@ -8,15 +9,13 @@ import { slugify } from './productForm';
 /** The store's categories (shared by the test and live catalogs). */
 export function CategoriesPage() {
   const { store, storeId, reloadSession } = useWorkspace();
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string) => toast.show({ message });
 
   return (
     <>
       <PageTitle>Categories</PageTitle>
       <p className="muted">Categories belong to the store: the test and live catalogs share them. Every product needs at least one.</p>
-      {notice ? <Notice>{notice}</Notice> : null}
-      <ErrorMessage error={error} />
       <CategoryForm
         title="New category"
         submitLabel="Add category"
@@ -42,13 +41,12 @@ export function CategoriesPage() {
                   setNotice(`Saved “${input.name}”.`);
                 }}
                 onDelete={async () => {
-                  setError(null);
                   try {
                     await mutate(DeleteCategoryDocument, { storeId, category: category.id });
                     await reloadSession();
                     setNotice(`Deleted “${category.name}”.`);
                   } catch (caught) {
-                    setError(toApiError(caught));
+                    toast.show({ tone: 'error', message: `“${category.name}” was not deleted.`, details: deleteRefusal(toApiError(caught)) });
                   }
                 }}
               />
@@ -58,6 +56,15 @@ export function CategoriesPage() {
       </section>
     </>
   );
+}
+
+/** Why a category could not be deleted, in the merchant's words (the service names the slug and its code). */
+function deleteRefusal(error: ApiError): string {
+  if (error.code === 'category_in_use') {
+    const used = /used by (\d+) product/.exec(error.message)?.[1];
+    return `${used ? `${used} product${used === '1' ? ' is' : 's are'}` : 'Products are'} still in it: move ${used === '1' ? 'it' : 'them'} to another category first.`;
+  }
+  return error.message;
 }
 
 function CategoryItem({

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { query, toApiError, type ApiError } from '../api/client';
 import { EmptyState, ErrorMessage, Loading, PageTitle } from '../components/ui';
 import { ChangesDocument, type ChangeFilter, type ChangesQuery } from '../generated/graphql';
-import { formatDateTime, shortJson } from '../lib/format';
+import { formatDateTime } from '../lib/format';
+import { fieldName, HIDDEN_FIELDS, valueInWords } from './history/changeWords';
 import { Link } from '../lib/router';
 import { useWorkspace } from '../session';
 
@@ -20,6 +21,8 @@ const TYPE_LABELS: Record<string, string> = {
   'product.image_removed': 'Image removed',
   'product.images_updated': 'Images reordered or described',
 };
+
+const ACTOR_KINDS: Record<string, string> = { user: 'staff', api_key: 'API key', oauth_app: 'app', system: 'system' };
 
 const SOURCE_LABELS: Record<string, string> = {
   dashboard_graphql: 'dashboard',
@@ -102,6 +105,7 @@ export function HistoryPage({ productId }: { productId: string | null }) {
 function ChangeItem({ change, showResource }: { change: ChangeNode; showResource: boolean }) {
   const label = TYPE_LABELS[change.type] ?? change.type;
   const name = change.data && typeof change.data === 'object' ? (change.data as Record<string, unknown>).name : undefined;
+  const visible = (change.changes ?? []).filter((c) => !HIDDEN_FIELDS.has(c.field));
   return (
     <li className="timeline-item">
       <div className="timeline-head">
@@ -118,30 +122,22 @@ function ChangeItem({ change, showResource }: { change: ChangeNode; showResource
         ) : null}
         <span className="muted small">
           {' '}
-          · {formatDateTime(change.occurredAt)} · by {change.actor.name} ({change.actor.kind.replace('_', ' ')}) via {SOURCE_LABELS[change.source] ?? change.source}
+          · {formatDateTime(change.occurredAt)} · by {change.actor.name} ({ACTOR_KINDS[change.actor.kind] ?? change.actor.kind.replace(/_/g, ' ')}) via {SOURCE_LABELS[change.source] ?? change.source}
           {change.resource.version !== null ? ` · version ${change.resource.version}` : ''}
         </span>
       </div>
-      {change.changes && change.changes.length > 0 ? (
-        <table className="table table-compact">
-          <caption className="visually-hidden">Changed fields</caption>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {change.changes.map((c) => (
-              <tr key={c.field}>
-                <th scope="row">{c.field}</th>
-                <td>{shortJson(c.previous)}</td>
-                <td>{shortJson(c.next)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {visible.length > 0 ? (
+        <dl className="change-list">
+          {visible.map((c) => (
+            <div key={c.field} className="change-row">
+              <dt>{fieldName(c.field)}</dt>
+              <dd>
+                {valueInWords(c.field.split('.')[0]!, c.previous)} <span aria-hidden="true">→</span>
+                <span className="visually-hidden"> changed to </span> {valueInWords(c.field.split('.')[0]!, c.next)}
+              </dd>
+            </div>
+          ))}
+        </dl>
       ) : null}
     </li>
   );

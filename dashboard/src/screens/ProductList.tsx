@@ -1,11 +1,10 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
-import { mutate, toApiError, type ApiError } from '../api/client';
-import { Badge, EmptyState, ErrorMessage, Loading, Notice, PageTitle } from '../components/ui';
+import { toApiError } from '../api/client';
+import { Badge, EmptyState, ErrorMessage, Loading, PageTitle } from '../components/ui';
+import { useToast } from '../components/toasts';
 import {
   ProductListDocument,
-  PublishProductDocument,
-  UnpublishProductDocument,
   type ProductFilter,
   type ProductListItemFragment,
   type ProductSort,
@@ -13,6 +12,9 @@ import {
 import { formatDateTime, formatMoney, splitList } from '../lib/format';
 import { Link, navigate, useLocation } from '../lib/router';
 import { useWorkspace } from '../session';
+import { rememberListPath } from '../lib/listState';
+import { BulkBar } from './productList/BulkBar';
+import { runBulkAction, type BulkAction } from './productList/bulkActions';
 import { TestDataTools } from './TestDataTools';
 
 const SORTS: { value: ProductSort | ''; label: string }[] = [
@@ -96,36 +98,52 @@ export function ProductListPage() {
   });
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [bulk, setBulk] = useState<{ busy: boolean; done?: string; errors: { id: string; name: string; error: ApiError }[] }>({ busy: false, errors: [] });
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
   const items = data?.products.items ?? [];
   const categoryNames = useMemo(() => new Map(store.categories.map((c) => [c.slug, c.name])), [store.categories]);
   const meta = data?.products.meta;
 
-  // A new page or filter starts with nothing selected.
+  // A new page or filter starts with nothing selected; the editor's way back returns to this very list.
   useEffect(() => setSelected(new Set()), [params]);
+  useEffect(() => rememberListPath(writeParams(params)), [params]);
 
   const update = (changes: Partial<ListParams>) => navigate(writeParams({ ...params, page: 1, ...changes }));
 
-  const runBulk = async (action: 'publish' | 'unpublish') => {
+  const runBulk = async (action: BulkAction) => {
     const chosen = items.filter((p) => selected.has(p.id));
-    setBulk({ busy: true, errors: [] });
-    const results = await Promise.all(
-      chosen.map(async (product) => {
-        try {
-          if (action === 'publish') await mutate(PublishProductDocument, { storeId, mode, id: product.id });
-          else await mutate(UnpublishProductDocument, { storeId, mode, id: product.id });
-          return null;
-        } catch (caught) {
-          return { id: product.id, name: product.name, error: toApiError(caught) };
-        }
-      }),
-    );
-    const errors = results.filter((r): r is { id: string; name: string; error: ApiError } => r !== null);
-    const succeeded = chosen.length - errors.length;
-    const verb = action === 'publish' ? 'Published' : 'Unpublished';
-    setBulk({ busy: false, done: `${verb} ${succeeded} of ${chosen.length} product${chosen.length === 1 ? '' : 's'}.`, errors });
-    setSelected(new Set(errors.map((e) => e.id)));
+    setBusy(true);
+    const outcome = await runBulkAction(storeId, mode, chosen, action);
+    setBusy(false);
+    toast.show({
+      tone: outcome.failures.length ? 'warning' : 'success',
+      message: outcome.summary,
+      details: outcome.failures.length ? (
+        <ul aria-label="Not changed">
+          {outcome.failures.map((f) => (
+            <li key={f.id}>
+              {f.name}: {f.error.message}
+            </li>
+          ))}
+        </ul>
+      ) : undefined,
+    });
+    setSelected(new Set(outcome.failures.map((f) => f.id)));
     refetch({ requestPolicy: 'network-only' });
+  };
+
+  /** A column header that sorts the list by it (ascending first, then descending). */
+  const sortHeader = (label: string, asc: ProductSort, desc: ProductSort, className?: string) => {
+    const state = params.sort === asc ? 'ascending' : params.sort === desc ? 'descending' : undefined;
+    return (
+      <th scope="col" className={className} aria-sort={state}>
+        <button type="button" className="sort-button" onClick={() => update({ sort: params.sort === asc ? desc : asc })}>
+          {label}
+          <span aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}</span>
+          <span className="visually-hidden">{state ? `, sorted ${state}` : ', sort by this column'}</span>
+        </button>
+      </th>
+    );
   };
 
   const allSelected = items.length > 0 && items.every((p) => selected.has(p.id));
@@ -152,31 +170,7 @@ export function ProductListPage() {
       {mode === 'test' ? <TestDataTools onChanged={() => refetch({ requestPolicy: 'network-only' })} /> : null}
       <Filters params={params} categories={store.categories} onChange={update} />
 
-      {bulk.done ? (
-        <Notice tone={bulk.errors.length ? 'warning' : 'success'}>
-          <p>{bulk.done}</p>
-          {bulk.errors.length ? (
-            <ul>
-              {bulk.errors.map((e) => (
-                <li key={e.id}>
-                  {e.name}: {e.error.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </Notice>
-      ) : null}
-
-      <div className="bulk-bar" role="group" aria-label="Bulk actions">
-        <span>{selected.size ? `${selected.size} selected` : 'Select products to publish or unpublish them together.'}</span>
-        <button type="button" disabled={!selected.size || bulk.busy} onClick={() => void runBulk('publish')}>
-          Publish selected
-        </button>
-        <button type="button" className="button-secondary" disabled={!selected.size || bulk.busy} onClick={() => void runBulk('unpublish')}>
-          Unpublish selected
-        </button>
-        {bulk.busy ? <Loading label="Working…" /> : null}
-      </div>
+      <BulkBar count={selected.size} busy={busy} currency={store.currency} categories={store.categories} onRun={(action) => void runBulk(action)} />
 
       {error ? (
         <ErrorMessage error={toApiError(error)} title="The products could not be loaded.">
@@ -204,21 +198,20 @@ export function ProductListPage() {
       ) : null}
       {items.length > 0 ? (
         <div className="table-wrap">
-          <table className="table" aria-busy={fetching}>
+          <table className="table table-cards" aria-busy={fetching}>
             <caption className="visually-hidden">Products of {store.name}</caption>
             <thead>
               <tr>
                 <th scope="col" className="col-check">
                   <input type="checkbox" aria-label="Select all products on this page" checked={allSelected} onChange={toggleAll} />
                 </th>
-                <th scope="col">Name</th>
+                <th scope="col">
+                  <span className="visually-hidden">Image</span>
+                </th>
+                {sortHeader('Name', 'NAME_ASC', 'NAME_DESC')}
                 <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col" className="num">
-                  Inventory
-                </th>
+                {sortHeader('Price', 'PRICE_ASC', 'PRICE_DESC', 'num')}
+                {sortHeader('Inventory', 'INVENTORY_QUANTITY_ASC', 'INVENTORY_QUANTITY_DESC', 'num')}
                 <th scope="col">Categories</th>
                 <th scope="col">Updated</th>
               </tr>
@@ -254,22 +247,28 @@ function ProductRow({
   onToggle: () => void;
 }) {
   const low = product.inventoryQuantity <= product.lowStockThreshold;
+  const thumbnail = [...product.images].sort((a, b) => a.position - b.position)[0];
   return (
     <tr className={checked ? 'row-selected' : undefined}>
       <td className="col-check">
         <input type="checkbox" aria-label={`Select ${product.name}`} checked={checked} onChange={onToggle} />
       </td>
       <td>
+        {thumbnail ? <img className="thumb" src={thumbnail.url} alt="" width={40} height={40} loading="lazy" /> : <div className="thumb-empty" aria-hidden="true" />}
+      </td>
+      <td>
         <Link to={`products/${product.id}`}>{product.name}</Link>
         {product.tags.length ? <div className="muted small">{product.tags.join(', ')}</div> : null}
       </td>
-      <td>
+      <td data-label="Status">
         <StatusBadge status={product.status} />
         {product.publishAt ? <div className="muted small">Publishes {formatDateTime(product.publishAt)}</div> : null}
         {product.unpublishAt ? <div className="muted small">Unpublishes {formatDateTime(product.unpublishAt)}</div> : null}
       </td>
-      <td className="num">{formatMoney(product.price, product.currency)}</td>
-      <td className="num">
+      <td className="num" data-label="Price">
+        {formatMoney(product.price, product.currency)}
+      </td>
+      <td className="num" data-label="Inventory">
         {product.inventoryQuantity}
         {low ? (
           <>
@@ -278,8 +277,8 @@ function ProductRow({
           </>
         ) : null}
       </td>
-      <td>{product.categorySlugs.map((slug) => categoryNames.get(slug) ?? slug).join(', ')}</td>
-      <td>{formatDateTime(product.updatedAt)}</td>
+      <td data-label="Categories">{product.categorySlugs.map((slug) => categoryNames.get(slug) ?? slug).join(', ')}</td>
+      <td data-label="Updated">{formatDateTime(product.updatedAt)}</td>
     </tr>
   );
 }

@@ -1,7 +1,8 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { mutate, toApiError, type ApiError } from '../api/client';
-import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, Notice, PageTitle } from '../components/ui';
+import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
+import { useToast } from '../components/toasts';
 import { AddStoreMemberDocument, RemoveStoreMemberDocument, StoreMembersDocument, UpdateStoreMemberDocument, type MemberFieldsFragment } from '../generated/graphql';
 import { formatDateTime } from '../lib/format';
 import { useWorkspace } from '../session';
@@ -18,7 +19,6 @@ const PERMISSIONS: { value: string; label: string; help: string }[] = [
 /** The id of a permission's explanation in the "Add a member" form, which the members' checkboxes point to as well. */
 const helpId = (permission: string) => `permission-help-${permission}`;
 
-const CREATE_USER_COMMAND = 'npm run cli -- user create';
 
 const inOrder = (permissions: readonly string[]) => PERMISSIONS.map((p) => p.value).filter((p) => permissions.includes(p));
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
@@ -83,7 +83,10 @@ function StaffView() {
 function OwnerView() {
   const { storeId, store, session } = useWorkspace();
   const [{ data, fetching, error }, refetch] = useQuery({ query: StoreMembersDocument, variables: { storeId } });
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string | null) => {
+    if (message) toast.show({ message });
+  };
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const members = data?.storeMembers ?? [];
   const staff = members.filter((m) => m.role !== 'owner');
@@ -93,8 +96,7 @@ function OwnerView() {
       <p className="muted">
         The people who work on {store.name}. You own the store: you hold every permission and choose what each staff member may do.
       </p>
-      {notice ? <Notice>{notice}</Notice> : null}
-      <section aria-labelledby="members-title">
+            <section aria-labelledby="members-title">
         <h2 id="members-title">Members</h2>
         {error ? (
           <ErrorMessage error={toApiError(error)} title="The members could not be loaded.">
@@ -254,7 +256,7 @@ function MemberItem({
 /** Explains a refused "add": the email's problems go with the email field, anything else above the buttons. */
 function addErrors(error: ApiError | null): { email?: string; permissions?: string; other: ApiError | null } {
   if (!error) return { other: null };
-  if (error.code === 'not_found') return { email: `No account with this email: create it with ${CREATE_USER_COMMAND}`, other: null };
+  if (error.code === 'not_found') return { email: 'No one has an account with this email yet: they need an account before you can add them.', other: null };
   if (error.code === 'conflict') return { email: error.message, other: null };
   const email = error.fields.email;
   const permissions = error.fields.permissions ?? Object.entries(error.fields).find(([field]) => field.startsWith('permissions'))?.[1];
@@ -301,7 +303,7 @@ function AddMemberForm({ onAdded }: { onAdded: (member: MemberFieldsFragment) =>
     <section className="panel" aria-labelledby="add-member-title">
       <h2 id="add-member-title">Add a member</h2>
       <p className="muted">
-        Adds someone who already has an account as staff of {store.name}. Accounts are created on the server with <code>{CREATE_USER_COMMAND}</code>.
+        Adds someone who already has an account as staff of {store.name}.
       </p>
       <form onSubmit={submit} noValidate aria-labelledby="add-member-title">
         <Field label="Email" hint="The email they sign in with." error={emailError}>

@@ -1,7 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { mutate, query, toApiError, type ApiError } from '../api/client';
-import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, Notice, PageTitle, SecretReveal } from '../components/ui';
+import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle, SecretReveal } from '../components/ui';
+import { useToast } from '../components/toasts';
 import {
   CreateWebhookEndpointDocument,
   DeleteWebhookEndpointDocument,
@@ -219,7 +220,10 @@ export function WebhookDetailPage({ endpointId }: { endpointId: string }) {
   const { storeId } = useWorkspace();
   const [{ data, fetching, error }, refetch] = useQuery({ query: WebhookEndpointDocument, variables: { storeId, id: endpointId } });
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string | null) => {
+    if (message) toast.show({ message });
+  };
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [overlap, setOverlap] = useState(24);
   const [logKey, setLogKey] = useState(0);
@@ -278,7 +282,6 @@ export function WebhookDetailPage({ endpointId }: { endpointId: string }) {
         </dd>
       </dl>
       {secret ? <SecretReveal label="New signing secret" secret={secret} onDone={() => setSecret(null)} /> : null}
-      {notice ? <Notice>{notice}</Notice> : null}
       <ErrorMessage error={actionError} />
 
       <section className="panel" aria-labelledby="edit-endpoint-title">
@@ -493,7 +496,10 @@ function MessageDetail({ id, onResent }: { id: string; onResent: () => void }) {
   const { storeId } = useWorkspace();
   const [message, setMessage] = useState<WebhookMessageQuery['webhookMessage'] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const setNotice = (message: string | null) => {
+    if (message) toast.show({ message });
+  };
   const load = useCallback(async () => {
     try {
       setMessage((await query(WebhookMessageDocument, { storeId, id })).webhookMessage);
@@ -525,40 +531,41 @@ function MessageDetail({ id, onResent }: { id: string; onResent: () => void }) {
           Resend
         </button>
       </div>
-      {notice ? <Notice>{notice}</Notice> : null}
       <ErrorMessage error={error} />
       <h3>Attempts</h3>
       {message.attempts.length === 0 ? <p className="muted">No attempt yet.</p> : null}
       {message.attempts.length > 0 ? (
-        <table className="table table-compact">
-          <caption className="visually-hidden">Attempts</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Started</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Answer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {message.attempts.map((a) => (
-              <tr key={a.id}>
-                <td>{a.number}</td>
-                <td>{formatDateTime(a.startedAt)}</td>
-                <td>{a.trigger}</td>
-                <td>
-                  {a.succeeded ? <Badge tone="green">OK</Badge> : <Badge tone="red">Failed</Badge>} {a.statusCode ?? ''} {a.error ?? ''}
-                </td>
-                <td>{a.durationMs} ms</td>
-                <td>
-                  <code className="clip">{a.responseBody ?? ''}</code>
-                </td>
+        <div className="table-wrap">
+          <table className="table table-compact">
+            <caption className="visually-hidden">Attempts</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Started</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Result</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Answer</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {message.attempts.map((a) => (
+                <tr key={a.id}>
+                  <td>{a.number}</td>
+                  <td>{formatDateTime(a.startedAt)}</td>
+                  <td>{a.trigger}</td>
+                  <td>
+                    {a.succeeded ? <Badge tone="green">OK</Badge> : <Badge tone="red">Failed</Badge>} {a.statusCode ?? ''} {a.error ?? ''}
+                  </td>
+                  <td>{a.durationMs} ms</td>
+                  <td>
+                    <code className="clip">{a.responseBody ?? ''}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       <h3>Payload</h3>
       <pre className="payload" tabIndex={0} aria-label="Payload">

@@ -11,6 +11,8 @@ import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 import { ProductOptionInput } from './options';
+import { VariantInput } from './variants';
+import { createProduct } from '../services/productCreate';
 import { PRODUCT_VIEW_INCLUDE, productTranslationsView } from '../services/views';
 import { PRICES_INPUT_DESCRIPTION, PriceInput, pricesArg, pricesField } from './prices';
 import { productWrite } from '../services/stagedChanges';
@@ -291,6 +293,11 @@ const ProductCreateInput = builder.inputType('ProductCreateInput', {
       type: [ProductOptionInput],
       description: "The options that define the product's variants, in order, checked as setProductOptions checks them; the product starts without variants (generateProductVariants makes them)",
     }),
+    variants: t.field({
+      type: [VariantInput],
+      description:
+        'The variants, as replaceProductVariants takes them, created with the product in one write: nothing is created unless all of it is valid, and every error of either comes at once (fields such as variants.2.sku). Option values they name are added to the options.',
+    }),
   }),
 });
 
@@ -328,7 +335,7 @@ builder.mutationFields((t) => ({
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: ProductCreateInput, required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }) },
     authScopes: (_root, args) => capability('changeCatalog', args.storeId),
     resolve: (query, _root, args, ctx) =>
-      products.createProduct(
+      createProduct(
         inCatalogMode(ctx, args.mode),
         args.storeId,
         {
@@ -337,6 +344,7 @@ builder.mutationFields((t) => ({
           attributes: attributesArg(args.input.attributes) ?? undefined,
           translations: attributesArg(args.input.translations) ?? undefined,
           options: args.input.options?.map(defined) as products.ProductCreate['options'],
+          variants: args.input.variants?.map(defined),
         },
         query,
       ),

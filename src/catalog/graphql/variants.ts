@@ -91,7 +91,7 @@ const variantFields = (t: InputFieldBuilder<SchemaTypesOf<typeof builder>, 'Inpu
   attributes: t.field({ type: 'JSON', description: 'Variant attribute values by attribute code (an object)' }),
 });
 
-const VariantInput = builder.inputType('VariantInput', {
+export const VariantInput = builder.inputType('VariantInput', {
   extensions: inputRules((v) => fieldErrorsOf(VariantRules, defined(v))),
   fields: (t) => ({
     sku: t.string({ required: true, description: 'Unique within the store' }),

@@ -327,6 +327,24 @@ const components: OpenApiFragment['components'] = {
           description:
             "The options that define the product's variants, in order, checked as PUT /products/{productId}/options checks them (errors named options.N.name, options.N.values.M); the product starts without variants (POST …/variants/generate makes them). Default none",
         },
+        variants: {
+          type: 'array',
+          maxItems: CATALOG_LIMITS.variantsPerProduct,
+          items: {
+            type: 'object',
+            required: ['sku'],
+            description: 'A variant as PUT /products/{productId}/variants takes it: these fields and the others it lists (barcode, compare_at_price, cost, weight, prices, attributes)',
+            properties: {
+              sku: { type: 'string', description: 'Unique within the store', example: 'TSHIRT-RED-M' },
+              title: { type: 'string', example: 'Red / M' },
+              options: { type: 'object', additionalProperties: { type: 'string' }, description: 'Option name to value', example: { Color: 'Red', Size: 'M' } },
+              price: { oneOf: [{ type: 'number', minimum: 0 }, decimalString], description: "Default: the product's price", example: 24.9 },
+              inventory_quantity: { type: 'integer', minimum: 0, example: 5 },
+            },
+          },
+          description:
+            'The variants, created with the product in one write: nothing is created unless all of it is valid, and every error of either comes at once (422, fields such as variants.2.sku; a SKU another product holds is sku_taken). Option values they name are added to the options. Default none',
+        },
       },
     },
     ProductUpdate: {

@@ -134,6 +134,18 @@ const OPAQUE = new Set(['attributes', 'renamed_values', 'translations']);
 
 const withFragment = (op: string) => op + PRODUCT_FRAGMENT;
 
+/** A variant's options and attributes are keyed by the merchant's names, kept as sent. */
+const VARIANT_OPAQUE = new Set(['options', 'attributes']);
+
+/** A create body as GraphQL takes it: the product's fields camelized, its variants each as PUT …/variants camelizes them. */
+function createInput(body: Record<string, unknown>) {
+  const { variants, ...product } = body;
+  const input = camelizeKeys(product, OPAQUE) as Record<string, unknown>;
+  if (variants === undefined) return input;
+  input.variants = Array.isArray(variants) ? variants.map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? camelizeKeys(v, VARIANT_OPAQUE) : v)) : variants;
+  return input;
+}
+
 /** A translation read back (GET's bookkeeping fields) may be sent as it is: those are ignored. */
 const TRANSLATION_READ_ONLY = ['outdated', 'outdated_fields', 'updated_at'];
 /** Options and attributes of a translation are keyed by the product's own names. */
@@ -221,7 +233,7 @@ export const merchantProductRoutes: RestRoute[] = [
       mutation CreateProduct($storeId: ID!, $input: ProductCreateInput!) {
         createProduct(storeId: $storeId, input: $input) { ...RestProduct }
       }`),
-    variables: ({ params, body }) => ({ storeId: params.storeId, input: camelizeKeys(requireObject(body), OPAQUE) }),
+    variables: ({ params, body }) => ({ storeId: params.storeId, input: createInput(requireObject(body)) }),
     respond: (data, r) =>
       productResponse(data.createProduct, 201, {
         Location: `${r.ctx.baseUrl}${r.req.url!.split('?')[0].replace(/\/+$/, '')}/${data.createProduct.id}`,

@@ -3,7 +3,7 @@
 import { issueDashboardToken } from '../../access/auth/dashboardTokens';
 import type { RequestContext } from '../../platform/context';
 import { createCategory } from './categories';
-import { createProduct } from './products';
+import { createProduct } from './productCreate';
 import { createStore, createUser } from '../../access/services/stores';
 
 const DEMO_EMAIL = 'owner@demo.store';

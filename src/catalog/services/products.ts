@@ -121,7 +121,7 @@ export const unknownCategories = (unknown: string[]) =>
   });
 
 /** Category ids for the slugs, or a 422 naming the slugs that are missing or unknown. */
-async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | undefined): Promise<string[]> {
+export async function resolveCategories(tx: Tx, storeId: string, slugs: string[] | undefined): Promise<string[]> {
   const wanted = [...new Set(slugs ?? [])];
   if (wanted.length === 0) throw categoryRequired();
   const found = await categoriesToLink(tx, storeId, wanted);
@@ -207,37 +207,7 @@ export function newProductRow(storeId: string, mode: Mode, data: z.output<typeof
 }
 
 /** Where a product write's prices are, for the store's check. */
-const productPrices = (input: { prices?: unknown }) => [{ input: input.prices, field: 'prices' }];
-
-export async function createProduct(ctx: RequestContext, storeId: string, input: ProductCreate, query: ProductQuery = {}) {
-  const data = await parseWithPrices(ctx, storeId, ProductCreateInput, input, productPrices);
-  return transaction(ctx, async (t) => {
-    const schedule = scheduleAfterWrite(t, NEW_PRODUCT, data.status, data);
-    const categoryIds = await resolveCategories(t.tx, storeId, data.categorySlugs);
-    const attributes = await attributesAfterWrite(t, storeId, { productTypeId: null, attributes: {} }, data);
-    const product = await t.tx.product.create({
-      ...withIncludes(query, PRODUCT_VIEW_INCLUDE),
-      data: {
-        ...newProductRow(storeId, ctx.mode, data, t.now()),
-        productTypeId: attributes?.productTypeId ?? null,
-        attributes: (attributes?.attributes ?? {}) as Prisma.InputJsonObject,
-        options: (data.options ?? []).map((o) => ({ name: o.name, values: o.values })),
-        publishAt: schedule.publishAt,
-        unpublishAt: schedule.unpublishAt,
-        categories: { create: categoryIds.map((categoryId) => ({ categoryId, mode: ctx.mode })) },
-      },
-    });
-    await syncSmartMembership(t, storeId, [product.id]);
-    if (!data.translations || !(await writeProductTranslations(t, await lockedStoreLocales(t, storeId), product, data.translations, { replace: false, names: IN_PRODUCT_WRITE }))) {
-      emitProductEvent(t, 'product.created', product);
-      return product;
-    }
-    // Its translations are part of it: the created product's event and answer carry them.
-    const translated = await t.tx.product.findUniqueOrThrow({ ...withIncludes(query, PRODUCT_VIEW_INCLUDE), where: { id: product.id } });
-    emitProductEvent(t, 'product.created', translated);
-    return translated;
-  });
-}
+export const productPrices = (input: { prices?: unknown }) => [{ input: input.prices, field: 'prices' }];
 
 export async function getProduct(ctx: RequestContext, storeId: string, id: string, query: ProductQuery = {}) {
   if (!isUuid(id)) throw notFound('Product');
@@ -338,7 +308,7 @@ interface Schedule {
   unpublishAt: Date | null;
 }
 
-const NEW_PRODUCT = { status: null, publishAt: null, unpublishAt: null };
+export const NEW_PRODUCT = { status: null, publishAt: null, unpublishAt: null };
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
 /**
@@ -352,7 +322,7 @@ const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === 
  *   publishAt, going from active to draft (unpublishing by hand) clears unpublishAt, unless the
  *   same write sets it again.
  */
-function scheduleAfterWrite(
+export function scheduleAfterWrite(
   t: TransactionContext,
   before: { status: string | null; publishAt: Date | null; unpublishAt: Date | null },
   statusAfter: string,

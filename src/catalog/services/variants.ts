@@ -121,6 +121,57 @@ export function parseVariants(input: unknown) {
 
 type CheckedVariant = ReturnType<typeof parseVariants>[number];
 
+/**
+ * A new product's variant list (createProduct), checked as replaceVariants checks one before its transaction:
+ * every error at once (the schema's, prices in currencies the store lacks, a SKU or combination twice), named
+ * variants.N.…; else the checked rows.
+ */
+export async function newVariantList(ctx: RequestContext, storeId: string, input: unknown): Promise<{ errors: FieldError[]; rows: CheckedVariant[] }> {
+  const errors = [...storeErrorsOf(ReplaceInput, input), ...(await storePriceErrors(ctx, storeId, variantPrices(input)))];
+  if (errors.length) return { errors: [...errors, ...rawSkuDuplicates(input)], rows: [] };
+  try {
+    return { errors: [], rows: parseVariants(input) };
+  } catch (e) {
+    if (e instanceof AppError && e.errors) return { errors: e.errors, rows: [] };
+    throw e;
+  }
+}
+
+/** The same SKU twice in a list that failed its schema (parseVariants names them in a clean one). */
+function rawSkuDuplicates(input: unknown): FieldError[] {
+  if (!Array.isArray(input)) return [];
+  const skus = input.map((v) => (v && typeof v === 'object' && typeof (v as { sku?: unknown }).sku === 'string' ? (v as { sku: string }).sku.trim() : undefined));
+  return duplicateErrors(skus.flatMap((sku, i) => (sku ? [{ sku, optionsKey: `#${i}`, field: `variants.${i}` }] : [])));
+}
+
+/**
+ * The checks of a new product's variants that need the product and the store, in the create's transaction: the
+ * options they leave it with, its rules (productRuleErrors), SKUs another product of the store holds
+ * (sku_taken). Answers the errors, or the options and rows to write once the product row exists.
+ */
+export async function newProductVariantPlan(
+  t: TransactionContext,
+  product: { id: string; storeId: string; price: Money; productTypeId: string | null; options: ProductOption[] },
+  rows: CheckedVariant[],
+) {
+  const fields = rows.map((v, i) => ({ ...v, field: `variants.${i}` }));
+  const extended = optionsOfVariantSet(product.options, fields);
+  const rules = await productRuleErrors(t, product, fields);
+  const skus = rows.map((v) => v.sku);
+  const held = new Set((await t.tx.variant.findMany({ where: { storeId: product.storeId, mode: t.mode, sku: { in: skus } }, select: { sku: true } })).map((v) => v.sku));
+  const taken = skus.flatMap((sku, i) => (held.has(sku) ? [{ field: `variants.${i}.sku`, code: 'sku_taken', message: `SKU "${sku}" is already used by another variant` }] : []));
+  const errors = [...extended.errors, ...rules.errors, ...taken];
+  const checked = rows.map((v, i) => variantRow(product.storeId, product.id, t.mode, { ...v, attributes: (rules.attributes[i] ?? {}) as CheckedVariant['attributes'] }));
+  return { errors, options: extended.options, rows: checked };
+}
+
+/** A new product's variants, written after its row (newProductVariantPlan checked them). */
+export const insertNewProductVariants = (t: TransactionContext, storeId: string, productId: string, rows: ReturnType<typeof variantRow>[]) =>
+  insertVariants(t, storeId, productId, rows.map((r) => ({ ...r, productId })));
+
+/** A write that lost a race for a SKU (another product took it between the check and the insert): 409 sku_taken. */
+export const newProductSkuConflict = (ctx: RequestContext, storeId: string, skus: string[]) => skuConflict(ctx, storeId, '00000000-0000-0000-0000-000000000000', skus);
+
 /** The same SKU or the same option combination twice in one set, each named at its later place. */
 function duplicateErrors(variants: { sku: string; optionsKey: string; field: string }[]): FieldError[] {
   const errors: FieldError[] = [];
