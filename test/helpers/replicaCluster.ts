@@ -37,7 +37,9 @@ export async function canRunReplicaCluster(): Promise<boolean> {
   }
 }
 
-const asPostgres = (command: string, args: string[]) => run('runuser', ['-u', 'postgres', '--', path.join(BIN, command), ...args]);
+/** util-linux's runuser lives in sbin, which a CI job's PATH may leave out. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
+const asPostgres = (command: string, args: string[]) => run(RUNUSER, ['-u', 'postgres', '--', path.join(BIN, command), ...args]);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
