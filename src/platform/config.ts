@@ -121,6 +121,8 @@ export const EnvSchema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(24),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1000).default(20),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(100).default(50_000),
+  /** Parsed GraphQL documents kept (by their text) so a repeated query is not parsed and validated again. */
+  GRAPHQL_DOCUMENT_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Failed logins allowed per account (email) and per client address within the window, then 429 until it ends. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
@@ -225,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
       maxCost: e.GRAPHQL_MAX_COST,
+      documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
     },
     loginThrottle: {
       maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,

@@ -71,6 +71,7 @@ const DESCRIPTIONS: Record<keyof z.input<typeof EnvSchema>, string> = {
   GRAPHQL_MAX_ALIASES: 'Most aliased fields in one operation (`too_many_aliases`).',
   GRAPHQL_MAX_DIRECTIVES: 'Most directives in one operation (`too_many_directives`).',
   GRAPHQL_MAX_COST: 'Highest estimated cost of one document, page sizes counted (`query_too_complex`).',
+  GRAPHQL_DOCUMENT_CACHE_SIZE: 'Parsed and validated GraphQL documents kept by their text, least recently used dropped first; their texts together are also held under 1 MB. `cache_entries{cache="graphql_documents"}` in /metrics shows how many are kept.',
   LOGIN_MAX_FAILURES_PER_ACCOUNT: 'Failed logins allowed per account (email) within the window; then 429 `too_many_login_attempts` until it ends.',
   LOGIN_MAX_FAILURES_PER_ADDRESS: 'Failed logins allowed per client address within the window.',
   LOGIN_THROTTLE_WINDOW_SECONDS: 'The login throttle\'s window, starting with the first failure.',

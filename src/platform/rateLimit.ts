@@ -2,6 +2,7 @@
 
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { registerCache } from './caches';
 import { openSharedRedis } from './redis';
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
@@ -22,17 +23,23 @@ interface RateLimiter {
   close(): Promise<void>;
 }
 
+/** Buckets one process keeps; past it the least recently used goes (its key starts again with a full bucket). */
+const MAX_BUCKETS = 50_000;
+
 /** One process's buckets; `now` is injectable so tests can move time instead of sleeping. */
 export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const buckets = new Map<string, { tokens: number; at: number; fullAt: number }>();
+  registerCache('rate_limit_buckets', () => ({ entries: buckets.size, max: MAX_BUCKETS }));
   return {
     async consume(key, policy) {
       const t = now();
-      if (buckets.size > 50_000) {
-        // Buckets that have refilled completely carry no information.
-        for (const [k, b] of buckets) if (b.fullAt <= t) buckets.delete(k);
-      }
       const b = buckets.get(key) ?? { tokens: policy.burst, at: t };
+      buckets.delete(key); // set again below, last: the map's order is the order of use
+      if (buckets.size >= MAX_BUCKETS) {
+        // Buckets that have refilled completely carry no information; then the least recently used.
+        for (const [k, old] of buckets) if (old.fullAt <= t) buckets.delete(k);
+        if (buckets.size >= MAX_BUCKETS) buckets.delete(buckets.keys().next().value!);
+      }
       let tokens = Math.min(policy.burst, b.tokens + (Math.max(0, t - b.at) * policy.perSecond) / 1000);
       const allowed = tokens >= 1;
       if (allowed) tokens -= 1;

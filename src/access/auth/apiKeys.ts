@@ -1,6 +1,7 @@
 /** Public API keys: their format (prefix, mode, checksum), issuing, and authenticating a request's key. */
 
 import type { Logger } from 'pino';
+import { registerCache } from '../../platform/caches';
 import type { RequestContext } from '../../platform/context';
 import type { PrismaClient } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
@@ -67,6 +68,8 @@ export async function authenticateApiKey(ctx: RequestContext, key: string): Prom
 }
 
 const MINUTE = 60_000;
+/** Keys remembered at once; past it the oldest is forgotten (its next use may write last_used_at once more). */
+const MAX_REMEMBERED_KEYS = 10_000;
 
 /**
  * Records last_used_at at most once a minute per key, off the request path:
@@ -81,13 +84,18 @@ export class LastUsedRecorder {
   constructor(
     private readonly db: () => PrismaClient,
     private readonly log: Logger,
-  ) {}
+  ) {
+    registerCache('api_key_last_used', () => ({ entries: this.lastWrite.size, max: MAX_REMEMBERED_KEYS }));
+  }
 
   record(keyId: string, now: Date): void {
     const t = now.getTime();
     const prev = this.lastWrite.get(keyId);
     if (prev !== undefined && t - prev < MINUTE) return;
-    if (this.lastWrite.size > 10_000) this.prune(t);
+    if (this.lastWrite.size >= MAX_REMEMBERED_KEYS) this.prune(t);
+    // Still full of keys used within the minute: the oldest goes (the map's order is the order of writes).
+    if (this.lastWrite.size >= MAX_REMEMBERED_KEYS) this.lastWrite.delete(this.lastWrite.keys().next().value!);
+    this.lastWrite.delete(keyId);
     this.lastWrite.set(keyId, t);
     const write = this.db()
       .apiKey.updateMany({

@@ -1,5 +1,6 @@
 /** Dashboard bearer tokens: issuing, revoking, and authenticating them (with a short verified-token cache). */
 
+import { registerCache } from '../../platform/caches';
 import type { RequestContext } from '../../platform/context';
 import type { UserPrincipal } from '../../kernel/principal';
 import { invalidToken } from './challenges';
@@ -38,7 +39,11 @@ export async function revokeDashboardToken(ctx: RequestContext, tokenId: string)
 class VerifiedTokens {
   private entries = new Map<string, { viewer: Viewer; until: number }>();
   ttlMs = 5000;
-  private static readonly MAX = 10_000;
+  static readonly MAX = 10_000;
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(hash: string, now: number): Viewer | undefined {
     const e = this.entries.get(hash);
@@ -59,6 +64,7 @@ class VerifiedTokens {
 }
 
 const verified = new VerifiedTokens();
+registerCache('verified_dashboard_tokens', () => ({ entries: verified.size, max: VerifiedTokens.MAX }));
 
 export function setDashboardTokenCacheTtl(ms: number) {
   verified.ttlMs = ms;

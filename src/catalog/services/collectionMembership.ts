@@ -11,6 +11,7 @@
  * collection showing `membership_state: recomputing` and its progress meanwhile.
  */
 
+import { registerCache } from '../../platform/caches';
 import type { RequestContext } from '../../platform/context';
 import { Prisma } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
@@ -36,6 +37,7 @@ interface CompiledRules {
 
 const CACHE_LIMIT = 1_000;
 const cache = new Map<string, CompiledRules>();
+registerCache('collection_rules', () => ({ entries: cache.size, max: CACHE_LIMIT }));
 
 async function compiledRules(t: TransactionContext, storeId: string, mode: Mode): Promise<CompiledRules> {
   const rows = await t.tx.$queryRaw<{ version: number; id: string | null; rules: CollectionRule[] | null; match: 'all' | 'any' | null }[]>`

@@ -9,6 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { registerCache } from '../caches';
 
 type Extension = NonNullable<PGliteOptions['extensions']>[string];
 /**
@@ -95,9 +96,10 @@ export const preparedStatementName = (query: { sql: string }) => 'q' + createHas
  */
 export const MAX_PREPARED_STATEMENTS = 256;
 
-/** The adapter's statement namer: a name for each of the first `max` distinct texts, then none. */
-export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS): (query: { sql: string }) => string | undefined {
+/** The adapter's statement namer: a name for each of the first `max` distinct texts, then none; its count in /metrics as `cacheName`. */
+export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS, cacheName?: string): (query: { sql: string }) => string | undefined {
   const named = new Map<string, string>();
+  if (cacheName) registerCache(cacheName, () => ({ entries: named.size, max }));
   return (query) => {
     const known = named.get(query.sql);
     if (known !== undefined || named.size >= max) return known;
@@ -143,13 +145,13 @@ function withoutParallelQuery(url: string): { connectionString: string; options:
 export function postgresAdapterFactory(
   url: string,
   poolSize = 10,
-  opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean } = {},
+  opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean; statementsCacheName?: string } = {},
 ): PostgresAdapterFactory {
   // Without parallel query: every statement the service sends reads about a page of rows, and a parallel plan's
   // worker processes (forked per statement, with cold caches) cost more than they save: starting them takes
   // longer than the page's work.
   const config = { max: poolSize, ...withoutParallelQuery(url) };
-  const namer = opts.preparedStatements ? preparedStatementNamer() : undefined;
+  const namer = opts.preparedStatements ? preparedStatementNamer(MAX_PREPARED_STATEMENTS, opts.statementsCacheName) : undefined;
   // Typed as always naming; the adapter hands the result to pg as the query's `name`, where undefined means unnamed.
   const statementNameGenerator = namer as ((query: { sql: string }) => string) | undefined;
   const base = new PrismaPg(config);

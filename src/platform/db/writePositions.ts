@@ -4,6 +4,7 @@
  */
 
 import type { Logger } from 'pino';
+import { registerCache } from '../caches';
 import { openSharedRedis } from '../redis';
 
 export interface WritePositions {
@@ -82,6 +83,7 @@ export function createWritePositions(opts: { redisUrl?: string; ttlMs: number; l
     };
   }
   const local = new Map<string, { position: bigint; until: number }>();
+  registerCache('write_positions', () => ({ entries: local.size, max: MAX_LOCAL_CLIENTS }));
   return {
     async record(client, position) {
       const known = local.get(client);
