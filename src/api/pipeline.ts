@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { clientAddress, type LoginThrottle } from '../access/auth/loginThrottle';
 import type { Config } from '../platform/config';
-import { registerCache } from '../platform/caches';
+import { cacheBound, registerCache } from '../platform/caches';
 import { databaseUnavailable, isConnectionLost } from '../platform/db/errors';
 import { AppError } from '../platform/errors';
 import { requestLog } from '../platform/logger';
@@ -62,7 +62,7 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
   const plans = new WeakMap<DocumentNode, CompiledPlan>();
   const yoga = createYoga<{ ctx: GraphQLContext }>({
     schema,
-    parserAndValidationCache: parsedDocumentCaches(config.graphqlLimits.documentCacheSize),
+    parserAndValidationCache: parsedDocumentCaches(),
     graphqlEndpoint: '/graphql',
     multipart: false, // graphql-upload-minimal streams uploads instead (src/app.ts)
     renderGraphiQL: renderExplorerPage,
@@ -116,14 +116,14 @@ const DOCUMENT_CACHE_TEXT_BYTES = 1024 * 1024;
 
 /**
  * Yoga's parser caches with the service's bounds and in /metrics: parsed documents and parse errors by their text,
- * least recently used dropped first, at most `max` of each and their texts under DOCUMENT_CACHE_TEXT_BYTES (Yoga's
+ * least recently used dropped first, at most their bounds (CACHE_MAX_ENTRIES, GRAPHQL_DOCUMENT_CACHE_SIZE) and their texts under DOCUMENT_CACHE_TEXT_BYTES (Yoga's
  * own keep 1,024 of any size for an hour). Validation results are kept per parsed document (a WeakMap), so they go
  * with it; so do the per-document caches of the plugins (costs, labels, NUL findings, variable types).
  */
-function parsedDocumentCaches(max: number) {
+function parsedDocumentCaches() {
   const cache = <T extends {}>(name: string) => {
-    const lru = new LRUCache<string, T>({ max, maxSize: DOCUMENT_CACHE_TEXT_BYTES, sizeCalculation: (_v, key) => key.length + 1 });
-    registerCache(name, () => ({ entries: lru.size, max }));
+    const lru = new LRUCache<string, T>({ max: cacheBound(name), maxSize: DOCUMENT_CACHE_TEXT_BYTES, sizeCalculation: (_v, key) => key.length + 1 });
+    registerCache(name, () => lru.size);
     return lru;
   };
   return { documentCache: cache<DocumentNode>('graphql_documents'), errorCache: cache<object>('graphql_parse_errors') };

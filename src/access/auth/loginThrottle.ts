@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { registerCache } from '../../platform/caches';
+import { cacheBound, registerCache } from '../../platform/caches';
 import type { Config } from '../../platform/config';
 import { AppError } from '../../platform/errors';
 import { openSharedRedis } from '../../platform/redis';
@@ -90,14 +90,13 @@ export function clientAddress(req: Pick<IncomingMessage, 'headers' | 'socket'>, 
 }
 
 /**
- * Failure windows one process keeps (accounts and addresses). Past it the oldest window goes once the ended ones
- * have: a flood of more distinct names than this could forget a window early, which shared counts (Redis) avoid.
+ * Failure windows one process keeps (accounts and addresses), under the `login_throttle_windows` bound. Past it the
+ * oldest window goes once the ended ones have: a flood of more distinct names than the bound could forget a window
+ * early, which shared counts (Redis) avoid.
  */
-const MAX_WINDOWS = 100_000;
-
 function memoryCounts(nowMs: () => number): FailureCounts {
   const windows = new Map<string, { count: number; endsAt: number }>();
-  registerCache('login_throttle_windows', () => ({ entries: windows.size, max: MAX_WINDOWS }));
+  registerCache('login_throttle_windows', () => windows.size);
   const live = (key: string) => {
     const w = windows.get(key);
     if (w && w.endsAt <= nowMs()) windows.delete(key);
@@ -109,8 +108,10 @@ function memoryCounts(nowMs: () => number): FailureCounts {
   };
   return {
     async reserve(accountKey, addressKey, limits) {
-      if (windows.size >= MAX_WINDOWS - 1) for (const k of windows.keys()) live(k);
-      while (windows.size >= MAX_WINDOWS - 1) windows.delete(windows.keys().next().value!);
+      // Room for the two windows a reservation may add.
+      const max = cacheBound('login_throttle_windows') - 2;
+      if (windows.size > max) for (const k of windows.keys()) live(k);
+      while (windows.size > Math.max(0, max)) windows.delete(windows.keys().next().value!);
       const account = live(accountKey);
       const address = live(addressKey);
       const t = nowMs();

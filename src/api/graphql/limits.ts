@@ -36,8 +36,6 @@ interface GraphQLLimits {
   maxDirectives: number;
   /** Estimated cost (see costEstimator); list fields count once per item their page size asks for. */
   maxCost: number;
-  /** Parsed documents kept by their text (Yoga's parser cache, given its bound in src/api/pipeline.ts). */
-  documentCacheSize: number;
 }
 
 /** The page a list field returns when its page-size argument is left out, and the most it returns. */

@@ -9,7 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { registerCache } from '../caches';
+import { cacheBound, registerCache } from '../caches';
 
 type Extension = NonNullable<PGliteOptions['extensions']>[string];
 /**
@@ -87,7 +87,7 @@ function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
 export const preparedStatementName = (query: { sql: string }) => 'q' + createHash('sha1').update(query.sql).digest('hex').slice(0, 24);
 
 /**
- * How many distinct statement texts a process prepares. A connection keeps
+ * How many distinct statement texts a process prepares (the default of `prepared_statements` in CACHE_MAX_ENTRIES). A connection keeps
  * every statement it prepared until it closes, so a client that walks through
  * every combination of list filters and sorts must not make each connection
  * hold thousands: past this many texts, new ones are sent unnamed (parsed and
@@ -96,13 +96,16 @@ export const preparedStatementName = (query: { sql: string }) => 'q' + createHas
  */
 export const MAX_PREPARED_STATEMENTS = 256;
 
-/** The adapter's statement namer: a name for each of the first `max` distinct texts, then none; its count in /metrics as `cacheName`. */
+/**
+ * The adapter's statement namer: a name for each of the first `max` distinct texts, then none. With `cacheName`,
+ * the bound is that cache's (CACHE_MAX_ENTRIES) and its count is in /metrics.
+ */
 export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS, cacheName?: string): (query: { sql: string }) => string | undefined {
   const named = new Map<string, string>();
-  if (cacheName) registerCache(cacheName, () => ({ entries: named.size, max }));
+  if (cacheName) registerCache(cacheName, () => named.size);
   return (query) => {
     const known = named.get(query.sql);
-    if (known !== undefined || named.size >= max) return known;
+    if (known !== undefined || named.size >= (cacheName ? cacheBound(cacheName) : max)) return known;
     const name = preparedStatementName(query);
     named.set(query.sql, name);
     return name;

@@ -12,7 +12,7 @@ import { type EmbeddedConnection, type EmbeddedRole, openEmbedded } from './embe
 import { PGliteSession } from './embedded/pgliteSession';
 import { DatabaseUnavailableError, describeConnectionFailure, redactedUrl } from './errors';
 import { applyMigrations } from './migrate';
-import { registerCache } from '../caches';
+import { cacheBound, registerCache } from '../caches';
 import { type ReadTarget, type ReplicaOptions, ReplicaSet, replicaName, scopedReadTarget } from './replicas';
 
 export { Prisma, PrismaClient };
@@ -122,15 +122,13 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
 }
 
 /**
- * Query plans Prisma keeps (its compiled statements by query shape, least recently used dropped first), single
- * queries and batches each; Prisma's own default, stated here so the bound is the service's and in /metrics.
- * Prisma does not tell how many it holds: /metrics shows the bound only.
+ * Query plans Prisma keeps (its compiled statements by query shape, least recently used dropped first): half the
+ * `prisma_query_plans` bound for single queries, half for batches, as the client is made (Prisma's own default is
+ * 1,000 each). Prisma does not tell how many it holds: /metrics shows the bound only.
  */
-const PRISMA_QUERY_PLANS = 1000;
-
 function newPrismaClient(adapter: SqlMigrationAwareDriverAdapterFactory): PrismaClient {
-  registerCache('prisma_query_plans', () => ({ entries: null, max: 2 * PRISMA_QUERY_PLANS }));
-  return new PrismaClient({ adapter, queryPlanCacheMaxSize: PRISMA_QUERY_PLANS });
+  registerCache('prisma_query_plans', () => null);
+  return new PrismaClient({ adapter, queryPlanCacheMaxSize: Math.max(1, Math.floor(cacheBound('prisma_query_plans') / 2)) });
 }
 
 /**
