@@ -9,7 +9,8 @@
  *        [-- --out <file>] [-- --reseed]
  *   --minutes         the soak's length, warm-up included (default 10)
  *   --warmup          seconds counted as warm-up (default a tenth of the run, at least 30)
- *   --service-env     extra environment for the service (e.g. NODE_OPTIONS=--max-semi-space-size=4)
+ *   --service-env     extra environment for the service (e.g. NODE_OPTIONS=--max-semi-space-size=8, after the flags below)
+ *   --no-node-flags   without the V8 flags of package.json's start:prod (which the service otherwise gets, as in production)
  *   --heap-snapshots  writes a heap snapshot after the warm-up and one at the end (bench/results/heap/, git-ignored)
  *                     and compares them by constructor (bench/heapDiff.ts); a snapshot costs seconds and RSS, so
  *                     such a run's figures are not the ones to record
@@ -17,7 +18,7 @@
  *                     writes bench/results/memory-<n>min.md unless --out says otherwise)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { compareSnapshots } from './heapDiff';
@@ -38,12 +39,19 @@ const WARMUP_SECONDS = Number(option('warmup') ?? Math.max(30, (MINUTES * 60) / 
 const SAMPLE_EVERY_MS = 5000;
 const CONNECTIONS = 20;
 const SNAPSHOTS = argv.includes('--heap-snapshots');
-const SERVICE_ENV = Object.fromEntries(
+/** The V8 flags production starts the service with (package.json's start:prod), unless --no-node-flags. */
+function productionNodeFlags(): string {
+  const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts['start:prod'];
+  return script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js')).trim();
+}
+const NODE_FLAGS = argv.includes('--no-node-flags') ? '' : productionNodeFlags();
+const SERVICE_ENV: Record<string, string> = Object.fromEntries(
   (option('service-env') ?? '')
     .split(',')
     .filter(Boolean)
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
+if (NODE_FLAGS) SERVICE_ENV.NODE_OPTIONS = `${NODE_FLAGS} ${SERVICE_ENV.NODE_OPTIONS ?? ''}`.trim();
 const OUT = path.resolve(option('out') ?? path.join(__dirname, 'results', MINUTES >= 10 ? 'memory.md' : `memory-${MINUTES}min.md`));
 const HEAP_DIR = path.join(__dirname, 'results', 'heap');
 const started = Date.now();
@@ -136,6 +144,23 @@ async function heapSnapshot(service: Target, label: string): Promise<string> {
   throw new Error('no heap snapshot appeared');
 }
 
+/** The process's resident memory by kind of mapping (/proc/<pid>/smaps), in MB: where RSS that is not the V8 heap is. */
+function residentByMapping(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let kind = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      const name = header[1];
+      kind = !name ? 'anonymous (V8 heap and code, wasm, malloc arenas, buffers)' : name === '[heap]' ? 'malloc heap ([heap])' : name.endsWith('/node') ? 'node binary' : /\.so(\.|$)|\.node$/.test(name) ? 'shared libraries and native addons' : name.startsWith('[') ? `${name}` : 'other files';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[kind] = (out[kind] ?? 0) + Number(rss[1]) / 1024;
+  }
+  return out;
+}
+
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 async function main() {
@@ -189,6 +214,7 @@ async function main() {
     if (failure) throw failure;
     const endRss = rssMb();
     const end = await scrape(service);
+    const byMapping = residentByMapping(service.pid);
     if (SNAPSHOTS) {
       snapshots.push(await heapSnapshot(service, 'end'));
       log(`heap snapshot: ${snapshots[1]}`);
@@ -230,6 +256,15 @@ async function main() {
       `| V8 heap total at the end; external memory | ${fmt(end.heapTotalMb)} MB; ${fmt(end.externalMb)} MB |`,
       `| requests answered (2xx), errors, non-2xx | ${r.ok.toLocaleString('en-US')}, ${r.errors}, ${r.non2xx}${r.firstBadStatus ? ` (first ${r.firstBadStatus})` : ''} |`,
       `| throughput; latency p50 / p99 | ${fmt(r.rps, 0)} req/s; ${fmt(r.p50, 2)} / ${fmt(r.p99, 2)} ms |`,
+      '',
+      '## Where the resident memory is at the end',
+      '',
+      '| mappings (/proc/<pid>/smaps) | RSS MB |',
+      '|---|--:|',
+      ...Object.entries(byMapping)
+        .sort((x, y) => y[1] - x[1])
+        .filter(([, v]) => v >= 0.5)
+        .map(([k, v]) => `| ${k} | ${fmt(v)} |`),
       '',
       `Cache entries at the end (\`cache_entries\` in /metrics): ${Object.keys(end.caches).length ? Object.entries(end.caches).map(([k, v]) => `${k} ${v}`).join(', ') : 'not exposed by this build'}.`,
       '',
