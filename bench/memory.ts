@@ -234,7 +234,7 @@ async function main() {
     const lines = [
       `# Memory under the mixed load`,
       '',
-      `Written by \`npm run bench:memory -- --minutes ${MINUTES}${argv.length ? ` ${argv.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+      `Written by \`npm run bench:memory -- ${argv.includes('--minutes') || argv.some((a) => a.startsWith('--minutes=')) ? argv.join(' ') : [`--minutes ${MINUTES}`, ...argv].join(' ')}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
       '',
       `The service's production build, one process, on the 10,000-product bench catalog (PostgreSQL ${await serverVersion()}, DATABASE_POOL_SIZE=10),`,
       `REST list, REST read, GraphQL list and GraphQL read (dashboard token; lists over pages 1-5, reads over 200 products) sent in turn`,
