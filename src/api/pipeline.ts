@@ -116,9 +116,10 @@ const DOCUMENT_CACHE_TEXT_BYTES = 1024 * 1024;
 
 /**
  * Yoga's parser caches with the service's bounds and in /metrics: parsed documents and parse errors by their text,
- * least recently used dropped first, at most their bounds (CACHE_MAX_ENTRIES, GRAPHQL_DOCUMENT_CACHE_SIZE) and their texts under DOCUMENT_CACHE_TEXT_BYTES (Yoga's
- * own keep 1,024 of any size for an hour). Validation results are kept per parsed document (a WeakMap), so they go
- * with it; so do the per-document caches of the plugins (costs, labels, NUL findings, variable types).
+ * least recently used dropped first, at most their bounds (CACHE_MAX_ENTRIES) and their texts under
+ * DOCUMENT_CACHE_TEXT_BYTES (Yoga's own keep 1,024 of any size for an hour). Validation results are kept per parsed
+ * document (a WeakMap), so they go with it; so do the per-document caches of the plugins (costs, labels, NUL
+ * findings, variable types).
  */
 function parsedDocumentCaches() {
   const cache = <T extends {}>(name: string) => {

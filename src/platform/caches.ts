@@ -8,7 +8,7 @@
 
 /** The caches, with their default bounds (entries). */
 export const CACHE_DEFAULTS = {
-  /** Parsed GraphQL documents by text (GRAPHQL_DOCUMENT_CACHE_SIZE sets it too). */
+  /** Parsed GraphQL documents by text (the REST routes' own among them). */
   graphql_documents: 1000,
   /** GraphQL parse errors by text. */
   graphql_parse_errors: 1000,
