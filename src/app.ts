@@ -43,6 +43,7 @@ import { imageRoutes } from './catalog/rest/images';
 import { watchPartTypes } from './api/rest/multipart';
 import { uploadRequestError } from './api/graphql/requestErrors';
 import { httpRequestDuration, httpRequests, registry } from './platform/metrics';
+import { cacheBound, registerCache, setCacheBounds } from './platform/caches';
 import { handleOAuth, isOAuthPath, OAUTH_PATHS } from './access/rest/oauth';
 import { compileRoutes, type RestRoute } from './api/rest/routes';
 import { openApiJson } from './openapi';
@@ -115,14 +116,17 @@ async function serveMetrics(req: IncomingMessage, res: ServerResponse, token: st
 export function createApp(config: Config, opts: { log?: Logger; now?: () => Date; compiledPlans?: boolean } = {}): App {
   const log = opts.log ?? createLogger(config);
   setDashboardTokenCacheTtl(config.authCacheTtlMs);
+  setCacheBounds(config.cacheMaxEntries);
   const openapi = openApiJson(restRoutes);
   const compress = createResponseCompression();
   /** The OpenAPI document per base URL (PUBLIC_BASE_URL, else the host a client used), compressed once each; the last few are kept. */
   const openapiAssets = new Map<string, Promise<StaticAsset>>();
+  // One per base URL a client used (without PUBLIC_BASE_URL each Host header makes one), the last few.
+  registerCache('openapi_documents', () => openapiAssets.size);
   const openapiAsset = (baseUrl: string) => {
     let asset = openapiAssets.get(baseUrl);
     if (!asset) {
-      if (openapiAssets.size >= 8) openapiAssets.delete(openapiAssets.keys().next().value!);
+      if (openapiAssets.size >= cacheBound('openapi_documents')) openapiAssets.delete(openapiAssets.keys().next().value!);
       asset = prepareAsset(openapi(baseUrl), 'application/json');
       openapiAssets.set(baseUrl, asset);
     }

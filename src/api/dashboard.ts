@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { cacheBound, registerCache } from '../platform/caches';
 import { prepareAsset, sendAsset, type StaticAsset } from '../platform/http/compression';
 import { htmlPage, sendHtml } from './docs/html';
 
@@ -45,6 +46,8 @@ function buildDir(): string | null {
 
 const files = new Map<string, Promise<StaticAsset | null>>();
 const indexMtime = new Map<string, number | null>();
+// A missing file is never kept, so only the build's own files count (a few dozen), under the `dashboard_files` bound.
+registerCache('dashboard_files', () => files.size);
 
 /**
  * A file of the build, read once and kept; a missing one is looked for again. The hashed assets never change
@@ -71,6 +74,7 @@ async function buildFile(dir: string, relative: string): Promise<StaticAsset | n
       }
       return prepareAsset(body, CONTENT_TYPES[path.extname(relative).toLowerCase()] ?? 'application/octet-stream');
     })();
+    if (files.size >= cacheBound('dashboard_files')) files.delete(files.keys().next().value!);
     files.set(key, file);
     void file.then((f) => f ?? files.delete(key));
   }

@@ -3,9 +3,11 @@
 import type { IncomingMessage } from 'node:http';
 import { type DocumentNode, type ExecutionResult, type FieldNode, GraphQLError, type GraphQLSchema, Kind, locatedError, type OperationDefinitionNode } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { clientAddress, type LoginThrottle } from '../access/auth/loginThrottle';
 import type { Config } from '../platform/config';
+import { cacheBound, registerCache } from '../platform/caches';
 import { databaseUnavailable, isConnectionLost } from '../platform/db/errors';
 import { AppError } from '../platform/errors';
 import { requestLog } from '../platform/logger';
@@ -60,6 +62,7 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
   const plans = new WeakMap<DocumentNode, CompiledPlan>();
   const yoga = createYoga<{ ctx: GraphQLContext }>({
     schema,
+    parserAndValidationCache: parsedDocumentCaches(),
     graphqlEndpoint: '/graphql',
     multipart: false, // graphql-upload-minimal streams uploads instead (src/app.ts)
     renderGraphiQL: renderExplorerPage,
@@ -106,6 +109,25 @@ export function createPipeline(opts: { schema: GraphQLSchema; config: Config; lo
       return result.data as Record<string, any>;
     },
   };
+}
+
+/** The texts of the documents kept, together: a parsed document is some tens of times its text, so 1 MB of text is tens of MB of heap. */
+const DOCUMENT_CACHE_TEXT_BYTES = 1024 * 1024;
+
+/**
+ * Yoga's parser caches with the service's bounds and in /metrics: parsed documents and parse errors by their text,
+ * least recently used dropped first, at most their bounds (CACHE_MAX_ENTRIES) and their texts under
+ * DOCUMENT_CACHE_TEXT_BYTES (Yoga's own keep 1,024 of any size for an hour). Validation results are kept per parsed
+ * document (a WeakMap), so they go with it; so do the per-document caches of the plugins (costs, labels, NUL
+ * findings, variable types).
+ */
+function parsedDocumentCaches() {
+  const cache = <T extends {}>(name: string) => {
+    const lru = new LRUCache<string, T>({ max: cacheBound(name), maxSize: DOCUMENT_CACHE_TEXT_BYTES, sizeCalculation: (_v, key) => key.length + 1 });
+    registerCache(name, () => lru.size);
+    return lru;
+  };
+  return { documentCache: cache<DocumentNode>('graphql_documents'), errorCache: cache<object>('graphql_parse_errors') };
 }
 
 /**

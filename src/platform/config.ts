@@ -2,6 +2,7 @@
 
 import path from 'node:path';
 import { z } from 'zod';
+import { CACHE_DEFAULTS, type CacheName } from './caches';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -114,6 +115,22 @@ export const EnvSchema = z.object({
     .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'origins are scheme://host[:port], comma-separated')))
     .optional(),
+  /** Bounds of in-process caches that differ from their defaults (src/platform/caches.ts): `name=entries`, comma-separated. */
+  CACHE_MAX_ENTRIES: z
+    .string()
+    .transform((v, ctx) => {
+      const bounds: Partial<Record<CacheName, number>> = {};
+      for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+        const [name, n] = part.split('=').map((s) => s.trim());
+        if (!(name in CACHE_DEFAULTS) || !/^\d+$/.test(n ?? '') || Number(n) < 1) {
+          ctx.addIssue({ code: 'custom', message: `"${part}" is not name=entries with a cache of ${Object.keys(CACHE_DEFAULTS).join(', ')} and a whole number from 1` });
+          return z.NEVER;
+        }
+        bounds[name as CacheName] = Number(n);
+      }
+      return bounds;
+    })
+    .optional(),
   /** Limits of one /graphql document (src/api/graphql/limits.ts). */
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(200).max(100_000).default(2000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(3).max(100).default(12),
@@ -219,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },
     graphqlCorsOrigins: e.GRAPHQL_CORS_ORIGINS ?? [],
+    cacheMaxEntries: e.CACHE_MAX_ENTRIES ?? {},
     graphqlLimits: {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxDepth: e.GRAPHQL_MAX_DEPTH,

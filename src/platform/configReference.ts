@@ -71,6 +71,7 @@ const DESCRIPTIONS: Record<keyof z.input<typeof EnvSchema>, string> = {
   GRAPHQL_MAX_ALIASES: 'Most aliased fields in one operation (`too_many_aliases`).',
   GRAPHQL_MAX_DIRECTIVES: 'Most directives in one operation (`too_many_directives`).',
   GRAPHQL_MAX_COST: 'Highest estimated cost of one document, page sizes counted (`query_too_complex`).',
+  CACHE_MAX_ENTRIES: 'Bounds of the in-process caches that differ from their defaults, as `name=entries` pairs, comma-separated (e.g. `graphql_documents=500,rate_limit_buckets=20000`). The caches, their defaults and what they hold are in the operations guide (Memory); /metrics shows each one\'s `cache_entries` and `cache_max_entries`.',
   LOGIN_MAX_FAILURES_PER_ACCOUNT: 'Failed logins allowed per account (email) within the window; then 429 `too_many_login_attempts` until it ends.',
   LOGIN_MAX_FAILURES_PER_ADDRESS: 'Failed logins allowed per client address within the window.',
   LOGIN_THROTTLE_WINDOW_SECONDS: 'The login throttle\'s window, starting with the first failure.',

@@ -3,6 +3,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { currentDatabase, readRows } from './db/client';
 import type { ReplicaStatus } from './db/replicas';
+import { type CacheSize, cacheSizes } from './caches';
 
 /**
  * The process's Prometheus metrics (prom-client), served at /metrics in the
@@ -157,3 +158,23 @@ export const databaseReads = new Counter({
   labelNames: ['target', 'reason'] as const,
   registers: [registry],
 });
+
+/** Every in-process cache's entries and bound (src/platform/caches.ts), so a cache that fills up is seen before memory is. */
+function cacheGauge(name: string, help: string, value: (c: CacheSize) => number | null): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [cache, size] of cacheSizes()) {
+        const v = value(size);
+        if (v !== null) this.set({ cache }, v);
+      }
+    },
+  });
+}
+
+cacheGauge('cache_entries', 'Entries each in-process cache holds now (absent for a cache that cannot tell; its bound still holds)', (c) => c.entries);
+cacheGauge('cache_max_entries', 'The most entries each in-process cache may hold', (c) => c.max);

@@ -2,6 +2,7 @@
 
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { cacheBound, registerCache } from './caches';
 import { openSharedRedis } from './redis';
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
@@ -22,17 +23,24 @@ interface RateLimiter {
   close(): Promise<void>;
 }
 
-/** One process's buckets; `now` is injectable so tests can move time instead of sleeping. */
+/**
+ * One process's buckets; `now` is injectable so tests can move time instead of sleeping. Past the
+ * `rate_limit_buckets` bound the least recently used goes (its key starts again with a full bucket).
+ */
 export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const buckets = new Map<string, { tokens: number; at: number; fullAt: number }>();
+  registerCache('rate_limit_buckets', () => buckets.size);
   return {
     async consume(key, policy) {
       const t = now();
-      if (buckets.size > 50_000) {
-        // Buckets that have refilled completely carry no information.
-        for (const [k, b] of buckets) if (b.fullAt <= t) buckets.delete(k);
-      }
       const b = buckets.get(key) ?? { tokens: policy.burst, at: t };
+      buckets.delete(key); // set again below, last: the map's order is the order of use
+      const max = cacheBound('rate_limit_buckets');
+      if (buckets.size >= max) {
+        // Buckets that have refilled completely carry no information; then the least recently used.
+        for (const [k, old] of buckets) if (old.fullAt <= t) buckets.delete(k);
+        if (buckets.size >= max) buckets.delete(buckets.keys().next().value!);
+      }
       let tokens = Math.min(policy.burst, b.tokens + (Math.max(0, t - b.at) * policy.perSecond) / 1000);
       const allowed = tokens >= 1;
       if (allowed) tokens -= 1;

@@ -3,7 +3,7 @@
  * the GraphiQL bundle loads on the first visit of the page, sharp (libvips)
  * on the first image upload, the OpenAI SDK when an AI provider is
  * configured, pino-pretty when logs are pretty, ioredis and cockatiel when
- * REDIS_URL is set. Checked in a fresh Node process, the way the
+ * REDIS_URL is set, the AWS SDK's S3 client when a bucket is configured, sanitize-html when a rich text value is written. Checked in a fresh Node process, the way the
  * service starts, by the modules it has loaded.
  */
 import { execFile } from 'node:child_process';
@@ -17,7 +17,7 @@ async function loadedAfter(then: string): Promise<string[]> {
   const script = `
     const { createApp } = require('./src/app');
     const { loadConfig } = require('./src/platform/config');
-    const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/', 'node_modules/openai/', 'node_modules/pino-pretty/', 'node_modules/ioredis/', 'node_modules/cockatiel/'];
+    const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/', 'node_modules/openai/', 'node_modules/pino-pretty/', 'node_modules/ioredis/', 'node_modules/cockatiel/', '@aws-sdk/client-s3', 'node_modules/sanitize-html/'];
     (async () => {
       const app = createApp(loadConfig({ NODE_ENV: 'production', DATA_DIR: ${JSON.stringify(path.join(ROOT, 'data-lazy-test'))} }));
       ${then}
@@ -35,8 +35,17 @@ describe('modules loaded on first use', () => {
     expect(await loadedAfter(make)).toEqual(['node_modules/openai/']);
   }, 60_000);
 
-  it('none of the GraphiQL bundle, sharp, the OpenAI SDK, pino-pretty or the Redis client is loaded once the app is built', async () => {
+  it('none of the GraphiQL bundle, sharp, the OpenAI SDK, pino-pretty, the Redis client, the S3 client or sanitize-html is loaded once the app is built', async () => {
     expect(await loadedAfter('')).toEqual([]);
+  }, 60_000);
+
+  it('sanitize-html loads when a rich text value is first sanitized', async () => {
+    expect(await loadedAfter(`require('./src/catalog/services/attributeValues').sanitizeRichText('<p>x</p>');`)).toEqual(['node_modules/sanitize-html/']);
+  }, 60_000);
+
+  it('the S3 client loads when a bucket is the configured storage', async () => {
+    const make = `require('./src/platform/storage').storageFor({ storage: { driver: 's3', bucket: 'b', region: 'us-east-1', forcePathStyle: true, keyPrefix: '' } });`;
+    expect(await loadedAfter(make)).toEqual(['@aws-sdk/client-s3']);
   }, 60_000);
 
   it('the GraphiQL bundle loads when the page is first rendered', async () => {

@@ -1,6 +1,7 @@
 /** Public API keys: their format (prefix, mode, checksum), issuing, and authenticating a request's key. */
 
 import type { Logger } from 'pino';
+import { cacheBound, registerCache } from '../../platform/caches';
 import type { RequestContext } from '../../platform/context';
 import type { PrismaClient } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
@@ -81,13 +82,20 @@ export class LastUsedRecorder {
   constructor(
     private readonly db: () => PrismaClient,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // Keys remembered at once (`api_key_last_used`); past the bound the oldest is forgotten (its next use may write last_used_at once more).
+    registerCache('api_key_last_used', () => this.lastWrite.size);
+  }
 
   record(keyId: string, now: Date): void {
     const t = now.getTime();
     const prev = this.lastWrite.get(keyId);
     if (prev !== undefined && t - prev < MINUTE) return;
-    if (this.lastWrite.size > 10_000) this.prune(t);
+    const max = cacheBound('api_key_last_used');
+    if (this.lastWrite.size >= max) this.prune(t);
+    // Still full of keys used within the minute: the oldest goes (the map's order is the order of writes).
+    if (this.lastWrite.size >= max) this.lastWrite.delete(this.lastWrite.keys().next().value!);
+    this.lastWrite.delete(keyId);
     this.lastWrite.set(keyId, t);
     const write = this.db()
       .apiKey.updateMany({

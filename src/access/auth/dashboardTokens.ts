@@ -1,5 +1,6 @@
 /** Dashboard bearer tokens: issuing, revoking, and authenticating them (with a short verified-token cache). */
 
+import { cacheBound, registerCache } from '../../platform/caches';
 import type { RequestContext } from '../../platform/context';
 import type { UserPrincipal } from '../../kernel/principal';
 import { invalidToken } from './challenges';
@@ -38,7 +39,9 @@ export async function revokeDashboardToken(ctx: RequestContext, tokenId: string)
 class VerifiedTokens {
   private entries = new Map<string, { viewer: Viewer; until: number }>();
   ttlMs = 5000;
-  private static readonly MAX = 10_000;
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(hash: string, now: number): Viewer | undefined {
     const e = this.entries.get(hash);
@@ -49,7 +52,7 @@ class VerifiedTokens {
 
   set(hash: string, viewer: Viewer, now: number, expiresAt: Date | null) {
     if (this.ttlMs <= 0) return;
-    if (this.entries.size >= VerifiedTokens.MAX) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= cacheBound('verified_dashboard_tokens')) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(hash, { viewer, until: Math.min(now + this.ttlMs, expiresAt?.getTime() ?? Infinity) });
   }
 
@@ -59,6 +62,7 @@ class VerifiedTokens {
 }
 
 const verified = new VerifiedTokens();
+registerCache('verified_dashboard_tokens', () => verified.size);
 
 export function setDashboardTokenCacheTtl(ms: number) {
   verified.ttlMs = ms;

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { cacheBound, registerCache } from '../../platform/caches';
 import type { Config } from '../../platform/config';
 import { AppError } from '../../platform/errors';
 import { openSharedRedis } from '../../platform/redis';
@@ -88,8 +89,14 @@ export function clientAddress(req: Pick<IncomingMessage, 'headers' | 'socket'>, 
   return forwarded[forwarded.length - trustedHops] ?? forwarded[0] ?? socketAddress;
 }
 
+/**
+ * Failure windows one process keeps (accounts and addresses), under the `login_throttle_windows` bound. Past it the
+ * oldest window goes once the ended ones have: a flood of more distinct names than the bound could forget a window
+ * early, which shared counts (Redis) avoid.
+ */
 function memoryCounts(nowMs: () => number): FailureCounts {
   const windows = new Map<string, { count: number; endsAt: number }>();
+  registerCache('login_throttle_windows', () => windows.size);
   const live = (key: string) => {
     const w = windows.get(key);
     if (w && w.endsAt <= nowMs()) windows.delete(key);
@@ -101,7 +108,10 @@ function memoryCounts(nowMs: () => number): FailureCounts {
   };
   return {
     async reserve(accountKey, addressKey, limits) {
-      if (windows.size > 100_000) for (const k of windows.keys()) live(k);
+      // Room for the two windows a reservation may add.
+      const max = cacheBound('login_throttle_windows') - 2;
+      if (windows.size > max) for (const k of windows.keys()) live(k);
+      while (windows.size > Math.max(0, max)) windows.delete(windows.keys().next().value!);
       const account = live(accountKey);
       const address = live(addressKey);
       const t = nowMs();

@@ -17,7 +17,7 @@
  * Whether a referenced product or category exists is the caller's to ask (it needs the database): the check
  * returns the references it found.
  */
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
 import type { FieldError } from '../../platform/errors';
 import { isUuid } from '../../kernel/ids';
 import { parseRfc3339 } from '../../kernel/time';
@@ -78,16 +78,29 @@ export const ATTRIBUTE_CODE = /^[a-z][a-z0-9_]{0,63}$/;
  * Basic formatting and links: what a product page renders safely. Everything else (scripts, styles, event
  * handlers, javascript: URLs, iframes) is removed; the text of a removed tag stays, except a script's or style's.
  */
-const RICH_TEXT_RULES: sanitizeHtml.IOptions = {
+const richTextRules = (sanitizeHtml: typeof SanitizeHtml): SanitizeHtml.IOptions => ({
   allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'ul', 'ol', 'li', 'a', 'h2', 'h3', 'h4', 'blockquote', 'code', 'pre', 'span'],
   allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowProtocolRelative: false,
   transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
-};
+});
+
+/**
+ * sanitize-html (with postcss and htmlparser2, about 11 MB of resident memory) and its rules, loaded when a rich
+ * text value is first written: a process that never receives one does not hold them.
+ */
+let sanitizer: { sanitizeHtml: typeof SanitizeHtml; rules: SanitizeHtml.IOptions } | undefined;
 
 /** rich_text as stored: the allowed tags and links of the HTML sent, nothing executable. */
-export const sanitizeRichText = (html: string) => sanitizeHtml(html, RICH_TEXT_RULES).trim();
+export const sanitizeRichText = (html: string) => {
+  if (!sanitizer) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const sanitizeHtml = require('sanitize-html') as typeof SanitizeHtml;
+    sanitizer = { sanitizeHtml, rules: richTextRules(sanitizeHtml) };
+  }
+  return sanitizer.sanitizeHtml(html, sanitizer.rules).trim();
+};
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -11,6 +11,7 @@
  * collection showing `membership_state: recomputing` and its progress meanwhile.
  */
 
+import { cacheBound, registerCache } from '../../platform/caches';
 import type { RequestContext } from '../../platform/context';
 import { Prisma } from '../../platform/db/client';
 import type { Mode } from '../../kernel/access';
@@ -34,8 +35,8 @@ interface CompiledRules {
   allRules: CollectionRule[];
 }
 
-const CACHE_LIMIT = 1_000;
 const cache = new Map<string, CompiledRules>();
+registerCache('collection_rules', () => cache.size);
 
 async function compiledRules(t: TransactionContext, storeId: string, mode: Mode): Promise<CompiledRules> {
   const rows = await t.tx.$queryRaw<{ version: number; id: string | null; rules: CollectionRule[] | null; match: 'all' | 'any' | null }[]>`
@@ -51,7 +52,7 @@ async function compiledRules(t: TransactionContext, storeId: string, mode: Mode)
       ? Prisma.join(collections.map((c) => Prisma.sql`(${c.id}::uuid, ${collectionPredicateSql(c.rules, c.match)})`), ', ')
       : null,
   };
-  if (cache.size >= CACHE_LIMIT) cache.clear();
+  if (cache.size >= cacheBound('collection_rules')) cache.clear();
   cache.set(`${storeId}:${mode}`, compiled);
   return compiled;
 }

@@ -9,6 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { cacheBound, registerCache } from '../caches';
 
 type Extension = NonNullable<PGliteOptions['extensions']>[string];
 /**
@@ -86,7 +87,7 @@ function withWholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
 export const preparedStatementName = (query: { sql: string }) => 'q' + createHash('sha1').update(query.sql).digest('hex').slice(0, 24);
 
 /**
- * How many distinct statement texts a process prepares. A connection keeps
+ * How many distinct statement texts a process prepares (the default of `prepared_statements` in CACHE_MAX_ENTRIES). A connection keeps
  * every statement it prepared until it closes, so a client that walks through
  * every combination of list filters and sorts must not make each connection
  * hold thousands: past this many texts, new ones are sent unnamed (parsed and
@@ -95,12 +96,16 @@ export const preparedStatementName = (query: { sql: string }) => 'q' + createHas
  */
 export const MAX_PREPARED_STATEMENTS = 256;
 
-/** The adapter's statement namer: a name for each of the first `max` distinct texts, then none. */
-export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS): (query: { sql: string }) => string | undefined {
+/**
+ * The adapter's statement namer: a name for each of the first `max` distinct texts, then none. With `cacheName`,
+ * the bound is that cache's (CACHE_MAX_ENTRIES) and its count is in /metrics.
+ */
+export function preparedStatementNamer(max = MAX_PREPARED_STATEMENTS, cacheName?: string): (query: { sql: string }) => string | undefined {
   const named = new Map<string, string>();
+  if (cacheName) registerCache(cacheName, () => named.size);
   return (query) => {
     const known = named.get(query.sql);
-    if (known !== undefined || named.size >= max) return known;
+    if (known !== undefined || named.size >= (cacheName ? cacheBound(cacheName) : max)) return known;
     const name = preparedStatementName(query);
     named.set(query.sql, name);
     return name;
@@ -143,13 +148,13 @@ function withoutParallelQuery(url: string): { connectionString: string; options:
 export function postgresAdapterFactory(
   url: string,
   poolSize = 10,
-  opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean } = {},
+  opts: { onConnectionError?: (err: Error) => void; preparedStatements?: boolean; statementsCacheName?: string } = {},
 ): PostgresAdapterFactory {
   // Without parallel query: every statement the service sends reads about a page of rows, and a parallel plan's
   // worker processes (forked per statement, with cold caches) cost more than they save: starting them takes
   // longer than the page's work.
   const config = { max: poolSize, ...withoutParallelQuery(url) };
-  const namer = opts.preparedStatements ? preparedStatementNamer() : undefined;
+  const namer = opts.preparedStatements ? preparedStatementNamer(MAX_PREPARED_STATEMENTS, opts.statementsCacheName) : undefined;
   // Typed as always naming; the adapter hands the result to pg as the query's `name`, where undefined means unnamed.
   const statementNameGenerator = namer as ((query: { sql: string }) => string) | undefined;
   const base = new PrismaPg(config);

@@ -12,6 +12,7 @@ import { type EmbeddedConnection, type EmbeddedRole, openEmbedded } from './embe
 import { PGliteSession } from './embedded/pgliteSession';
 import { DatabaseUnavailableError, describeConnectionFailure, redactedUrl } from './errors';
 import { applyMigrations } from './migrate';
+import { cacheBound, registerCache } from '../caches';
 import { type ReadTarget, type ReplicaOptions, ReplicaSet, replicaName, scopedReadTarget } from './replicas';
 
 export { Prisma, PrismaClient };
@@ -81,7 +82,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     const statements = { count: 0 };
     // Counted at the driver rather than with Prisma's query log: a 'query' event formats every statement's
     // parameters, a CPU cost on every statement.
-    const prisma = new PrismaClient({ adapter: countingStatements(adapterFactory, statements) });
+    const prisma = newPrismaClient(countingStatements(adapterFactory, statements));
     // On PostgreSQL the hot reads skip Prisma and go to the pool (pg parses the rows); on PGlite they are Prisma raw queries.
     const direct = 'readRows' in adapterFactory ? (adapterFactory as PostgresAdapterFactory).readRows.bind(adapterFactory) : undefined;
     await prisma.$connect();
@@ -121,6 +122,16 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
 }
 
 /**
+ * Query plans Prisma keeps (its compiled statements by query shape, least recently used dropped first): half the
+ * `prisma_query_plans` bound for single queries, half for batches, as the client is made (Prisma's own default is
+ * 1,000 each). Prisma does not tell how many it holds: /metrics shows the bound only.
+ */
+function newPrismaClient(adapter: SqlMigrationAwareDriverAdapterFactory): PrismaClient {
+  registerCache('prisma_query_plans', () => null);
+  return new PrismaClient({ adapter, queryPlanCacheMaxSize: Math.max(1, Math.floor(cacheBound('prisma_query_plans') / 2)) });
+}
+
+/**
  * The replicas of a PostgreSQL target: a Prisma client and direct reads on each (a pool of DATABASE_POOL_SIZE
  * connections, opened lazily), counted with the primary's statements, and their monitor started. A replica that
  * does not answer does not stop the start: it serves no read until it does.
@@ -128,8 +139,8 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
 async function openReplicas(target: PostgresTarget, statements: { count: number }, primary: ReadTarget, log: Logger): Promise<ReplicaSet> {
   const options = target.replicas!;
   const targetOf = (url: string, name: string): ReadTarget & { url: string } => {
-    const factory = postgresAdapterFactory(url, target.poolSize, { preparedStatements: target.preparedStatements });
-    return { name, url, prisma: new PrismaClient({ adapter: countingStatements(factory, statements) }), readRows: countedReads(factory, statements) };
+    const factory = postgresAdapterFactory(url, target.poolSize, { preparedStatements: target.preparedStatements, statementsCacheName: `prepared_statements:${name}` });
+    return { name, url, prisma: newPrismaClient(countingStatements(factory, statements)), readRows: countedReads(factory, statements) };
   };
   const names = options.urls.map(replicaName);
   const replicas = options.urls.map((url, i) => targetOf(url, names.indexOf(names[i]) === i ? names[i] : `${names[i]}#${i + 1}`));
@@ -220,7 +231,7 @@ async function connect(target: DatabaseTarget, opts: OpenOptions): Promise<Conne
   if (target.kind === 'postgres') {
     const shown = redactedUrl(target.url);
     await checkReachable(target.url, shown);
-    return { kind: 'postgres', description: `PostgreSQL ${shown}`, adapterFactory: postgresAdapterFactory(target.url, target.poolSize, { preparedStatements: target.preparedStatements }), release: async () => {} };
+    return { kind: 'postgres', description: `PostgreSQL ${shown}`, adapterFactory: postgresAdapterFactory(target.url, target.poolSize, { preparedStatements: target.preparedStatements, statementsCacheName: 'prepared_statements' }), release: async () => {} };
   }
   if (target.kind === 'pglite-instance') {
     const session = new PGliteSession(target.pglite);

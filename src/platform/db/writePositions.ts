@@ -4,6 +4,7 @@
  */
 
 import type { Logger } from 'pino';
+import { cacheBound, registerCache } from '../caches';
 import { openSharedRedis } from '../redis';
 
 export interface WritePositions {
@@ -25,8 +26,6 @@ end
 return 1`;
 
 const KEY_PREFIX = 'svc:last-write:';
-/** Clients remembered by one process without Redis: past it the oldest record is dropped (its reads may then be a moment old). */
-const MAX_LOCAL_CLIENTS = 50_000;
 
 type RecordingRedis = import('ioredis').Redis & { recordWritePosition(key: string, position: string, ttlMs: string): Promise<number> };
 
@@ -82,12 +81,14 @@ export function createWritePositions(opts: { redisUrl?: string; ttlMs: number; l
     };
   }
   const local = new Map<string, { position: bigint; until: number }>();
+  // Clients remembered by one process without Redis (`write_positions`): past the bound the oldest record is dropped (its reads may then be a moment old).
+  registerCache('write_positions', () => local.size);
   return {
     async record(client, position) {
       const known = local.get(client);
       local.delete(client); // re-inserted last: the map's order is the order of last writes
       local.set(client, { position: known && known.position > position ? known.position : position, until: Date.now() + ttlMs });
-      if (local.size > MAX_LOCAL_CLIENTS) local.delete(local.keys().next().value!);
+      if (local.size > cacheBound('write_positions')) local.delete(local.keys().next().value!);
     },
     async lastWrite(client) {
       const known = local.get(client);
