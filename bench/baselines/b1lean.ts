@@ -60,7 +60,7 @@ const productJson = (baseUrl: string) => `json_build_object(
     'category_slugs', ARRAY(SELECT c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id ORDER BY c.slug COLLATE "C"),
     'tags', p.tags, 'options', p.options, 'product_type_id', p.product_type_id, 'attributes', p.attributes,
     'variants_count', (SELECT count(*) FROM variants v WHERE v.product_id = p.id)::int,
-    'version', p.version, 'created_at', ${iso('p.created_at')}, 'updated_at', ${iso('p.updated_at')},
+    'version', p.version, 'has_staged_changes', p.has_staged_changes, 'created_at', ${iso('p.created_at')}, 'updated_at', ${iso('p.updated_at')},
     'images', (SELECT coalesce(json_agg(json_build_object(
         'id', i.id, 'url', ${baseUrl} || '/uploads/' || i.sha256 || '.' || ${EXT_CASE}, 'width', i.width, 'height', i.height,
         'mime_type', i.mime_type, 'size_bytes', i.size_bytes, 'sha256', i.sha256, 'alt', i.alt, 'position', i.position

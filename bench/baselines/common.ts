@@ -104,7 +104,7 @@ export const PRODUCT_TRANSLATIONS_SQL = `(SELECT coalesce(json_object_agg(t.loca
 const PRODUCTS_SQL = `
   SELECT p.id::text AS id, p.name, p.description, p.price::text AS price, s.currency, p.inventory_quantity, p.low_stock_threshold,
     p.status::text AS status, p.published_at, p.publish_at, p.unpublish_at, p.tags, p.options, p.product_type_id::text AS product_type_id,
-    p.attributes, p.version, p.created_at, p.updated_at,
+    p.attributes, p.version, p.has_staged_changes, p.created_at, p.updated_at,
     ARRAY(SELECT c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id ORDER BY c.slug COLLATE "C") AS category_slugs,
     (SELECT count(*) FROM variants v WHERE v.product_id = p.id)::int AS variants_count,
     (SELECT coalesce(json_agg(json_build_object('currency', e.key, 'amount', e.value->>'amount', 'compareAtAmount', e.value->>'compare_at_amount') ORDER BY e.key), '[]')
@@ -148,6 +148,7 @@ export async function productsByIds(ids: string[], storeId: string, baseUrl: str
         attributes: r.attributes,
         variantsCount: r.variants_count,
         version: r.version,
+        hasStagedChanges: r.has_staged_changes,
         createdAt: iso(r.created_at),
         updatedAt: iso(r.updated_at),
         images: r.images?.map((i: Record<string, any>) => ({ ...i, url: imageUrl(baseUrl, i as { sha256: string; mimeType: string }), createdAt: iso(i.createdAt) })),
