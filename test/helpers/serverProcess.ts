@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(__dirname, '../..');
+
+/** `npm start`'s command (package.json), so that a spawned service runs with its flags (V8's heap sizes) as the README's does. */
+export const NPM_START = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -58,9 +62,9 @@ export function killedWithTestFile<C extends ChildProcess>(child: C): C {
   return child;
 }
 
-/** Spawns `src/server.ts` as `npm start` does (tsx), without waiting; `cwd` is the project directory (the checkout, or a copy of it). */
+/** Spawns `src/server.ts` as `npm start` does (its node flags, tsx), without waiting; `cwd` is the project directory (the checkout, or a copy of it). */
 export function spawnServer(env: NodeJS.ProcessEnv, cwd = root): ChildProcess & { output(): string } {
-  const child = killedWithTestFile(spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = killedWithTestFile(spawn(process.execPath, NPM_START.split(/\s+/).slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
