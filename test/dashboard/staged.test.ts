@@ -79,7 +79,9 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await page.getByRole('heading', { name: 'Linen shirt', level: 1 }).waitFor();
     const panel = page.getByRole('region', { name: /Staged changes/ });
     await hasText(panel, 'Images');
-    expect(await panel.locator('.change-thumbs img').count()).toBe(2);
+    expect(await panel.locator('.staged-image img').count()).toBe(2);
+    await hasText(panel, 'no alt text');
+    await hasText(panel, '“Linen shirt, front”');
 
     // Stock is never staged: the field says so, and nothing is written.
     await page.getByLabel('Inventory', { exact: true }).fill('7');

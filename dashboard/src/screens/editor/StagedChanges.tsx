@@ -143,10 +143,33 @@ function describe(field: string, staged: Staged, currency: string): { label: str
     return { label: `Variant “${name}”: ${part}`, value };
   }
   if (field === 'price') return { label: `Price (${currency})`, value: money(currency) };
+  if (field === 'images') return { label: 'Images', value: (v: unknown) => (Array.isArray(v) && v.length ? <ImagesInWords images={v as StagedImage[]} /> : valueInWords('images', v)) };
   const price = /^prices\.(\w+)$/.exec(field);
   if (price) return { label: `Price in ${price[1]}`, value: money(price[1]!) };
   const head = field.split('.')[0]!;
   return { label: fieldName(field), value: (v: unknown) => valueInWords(head, v) };
+}
+
+interface StagedImage {
+  url?: unknown;
+  alt?: unknown;
+}
+
+/** Images in their order, each as a thumbnail with its alt text (an alt text is what a staged image edit changes). */
+function ImagesInWords({ images }: { images: StagedImage[] }) {
+  return (
+    <span className="staged-images">
+      {images.map((image, index) => {
+        const alt = typeof image.alt === 'string' && image.alt ? image.alt : '';
+        return typeof image.url === 'string' ? (
+          <span key={`${image.url}-${index}`} className="staged-image">
+            <img src={image.url} alt="" width={36} height={36} loading="lazy" />
+            <span>{alt ? `“${alt}”` : <span className="muted">no alt text</span>}</span>
+          </span>
+        ) : null;
+      })}
+    </span>
+  );
 }
 
 function ChangeList({ staged, currency }: { staged: Staged; currency: string }) {
