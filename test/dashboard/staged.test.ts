@@ -111,7 +111,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     const panelText = (await panel.innerText()).replace(/\s*→\s*staged as\s*/g, ' → ');
     expect(panelText).toContain('Name\nLinen shirt → Linen summer shirt');
     expect(panelText).toMatch(/Price \(EUR\)\n€49\.00 → €39\.00/);
-    expect(panelText).toMatch(/Variant “Blue”: price\nnone → €35\.00/);
+    expect(panelText).toMatch(/Variant “Blue”: price\nthe product’s price → €35\.00/);
     expect(panelText).not.toMatch(/variants\.|prices\.|[a-z]_[a-z]/);
     await page.locator('.page-header').getByText('Staged', { exact: true }).waitFor();
     await checkScreen(page, 'product-staged', problems);

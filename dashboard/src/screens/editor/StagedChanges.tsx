@@ -139,7 +139,9 @@ function describe(field: string, staged: Staged, currency: string): { label: str
     const name = found ? found.title || found.sku : 'a variant since removed';
     const [head, tail] = rest!.split(/\.(.+)/);
     const part = head === 'prices' && tail ? `price in ${tail}` : (VARIANT_FIELDS[head!] ?? head!.replace(/_/g, ' '));
-    const value = head === 'price' || head === 'compare_at_price' ? money(currency) : head === 'prices' && tail ? money(tail) : (v: unknown) => valueInWords(head!, v);
+    // A variant without a price of its own sells at the product's.
+    const ownPrice = (v: unknown) => (v === null || v === undefined || v === '' ? <span className="muted">the product’s price</span> : formatMoney(String(v), currency));
+    const value = head === 'price' ? ownPrice : head === 'compare_at_price' ? money(currency) : head === 'prices' && tail ? money(tail) : (v: unknown) => valueInWords(head!, v);
     return { label: `Variant “${name}”: ${part}`, value };
   }
   if (field === 'price') return { label: `Price (${currency})`, value: money(currency) };
