@@ -17,6 +17,7 @@ interface Live {
   name: string;
   price: string;
   description: string;
+  tags: string[];
   hasStagedChanges: boolean;
   variants: { title: string; price: string | null }[];
 }
@@ -34,7 +35,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
   let productId: string;
 
   const live = async (): Promise<Live> => {
-    const res = await f.t.graphql('query($s: ID!, $id: ID!) { product(storeId: $s, id: $id) { name price description hasStagedChanges variants { title price } } }', { s: f.storeId, id: productId }, { token });
+    const res = await f.t.graphql('query($s: ID!, $id: ID!) { product(storeId: $s, id: $id) { name price description tags hasStagedChanges variants { title price } } }', { s: f.storeId, id: productId }, { token });
     return (res.body.data as { product: Live }).product;
   };
   const staged = async (): Promise<Staged> => {
@@ -137,6 +138,19 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await hasText(panel, 'Light and cool.');
     expect(await fields()).toContain('description');
     expect((await live()).description).toBe('');
+
+    // Or to both versions: the tags go live and into the staged version, which then holds no tag change of its own.
+    await page.getByLabel('Tags').fill('summer, linen');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('This product has staged changes, so your edits were not saved.').waitFor();
+    takeExpectedErrors(watch, 409);
+    expect((await live()).tags).toEqual([]);
+    await closeToasts();
+    await page.getByRole('button', { name: 'Save live and in the staged changes' }).click();
+    await toast(page, 'Saved.').waitFor();
+    expect((await live()).tags).toEqual(['summer', 'linen']);
+    expect(await fields()).toEqual(['description', 'images', 'name', 'price', expect.stringMatching(/^variants\.[^.]+\.price$/)]);
+    expect(await page.getByText('This product has staged changes, so your edits were not saved.').count()).toBe(0);
 
     // Prices only: the prices go live, the rest stays staged.
     await panel.getByRole('button', { name: 'Publish prices only' }).click();
