@@ -161,8 +161,17 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await hasText(panel, 'Price (EUR)', true);
     expect(await panel.getByRole('button', { name: 'Publish prices only' }).count()).toBe(0);
 
-    // A schedule chosen in the browser's zone (New York, UTC-5 in January) arrives as that instant.
+    // A time in the past is refused at its field.
     const year = new Date().getUTCFullYear() + 1;
+    await panel.getByLabel('Publish at').fill(`${year - 3}-01-15T10:00`);
+    await panel.getByRole('button', { name: 'Schedule publish' }).click();
+    await toast(page, 'The publish was not scheduled: correct the time.').waitFor();
+    await hasText(panel.locator('.field-invalid'), 'must be in the future');
+    expect(await panel.getByLabel('Publish at').getAttribute('aria-invalid')).toBe('true');
+    expect((await staged()).publishAt).toBeNull();
+    takeExpectedErrors(watch, 422);
+
+    // A schedule chosen in the browser's zone (New York, UTC-5 in January) arrives as that instant.
     await panel.getByLabel('Publish at').fill(`${year}-01-15T10:00`);
     await panel.getByLabel('What to publish').selectOption('ALL');
     await panel.getByRole('button', { name: 'Schedule publish' }).click();

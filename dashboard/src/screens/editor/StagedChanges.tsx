@@ -178,7 +178,7 @@ function ChangeList({ staged, currency }: { staged: Staged; currency: string }) 
   const visible = staged.changes.filter((c) => !HIDDEN_FIELDS.has(c.field));
   if (visible.length === 0) return <p className="muted">The staged version matches the live product.</p>;
   return (
-    <dl className="change-list" aria-label="Staged changes">
+    <dl className="change-list">
       {visible.map((c) => {
         const { label, value } = describe(c.field, staged, currency);
         return (
@@ -235,7 +235,7 @@ export function StagedPanel({ product, dirty, onChanged }: { product: ProductDet
 
   if (!product.hasStagedChanges) return null;
 
-  const run = async (action: () => Promise<unknown>, done: string) => {
+  const run = async (action: () => Promise<unknown>, done: string, failed: string) => {
     setBusy(true);
     try {
       await action();
@@ -244,8 +244,10 @@ export function StagedPanel({ product, dirty, onChanged }: { product: ProductDet
       return true;
     } catch (caught) {
       const error = toApiError(caught);
-      if (error.fields.publishAt) setWhenError(error.fields.publishAt.replace(/ \(it is now .*\)$/, ''));
-      toast.show({ tone: 'error', message: 'The staged changes were not changed.', details: failureWords(error) });
+      if (error.fields.publishAt) {
+        setWhenError(error.fields.publishAt.replace(/ \(it is now .*\)$/, ''));
+        toast.show({ tone: 'error', message: `${failed}: correct the time.` });
+      } else toast.show({ tone: 'error', message: `${failed}.`, details: failureWords(error) });
       return false;
     } finally {
       setBusy(false);
@@ -257,9 +259,10 @@ export function StagedPanel({ product, dirty, onChanged }: { product: ProductDet
     run(
       () => mutate(PublishStagedProductDocument, { ...base, scope: scopeOf }),
       scopeOf === 'PRICES' ? 'Published the staged prices: the other staged changes are still waiting.' : 'Published the staged changes: they are live now.',
+      scopeOf === 'PRICES' ? 'The staged prices were not published' : 'The staged changes were not published',
     );
   const discard = async () => {
-    await run(() => mutate(DiscardStagedProductDocument, base), 'Discarded the staged changes: the live product is unchanged.');
+    await run(() => mutate(DiscardStagedProductDocument, base), 'Discarded the staged changes: the live product is unchanged.', 'The staged changes were not discarded');
   };
   const schedule = async () => {
     setWhenError(undefined);
@@ -271,10 +274,11 @@ export function StagedPanel({ product, dirty, onChanged }: { product: ProductDet
     const ok = await run(
       () => mutate(ScheduleStagedPublishDocument, { ...base, scope, publishAt: at }),
       `Scheduled: ${scope === 'PRICES' ? 'the staged prices publish' : 'the staged changes publish'} on ${formatDateTime(at)}.`,
+      'The publish was not scheduled',
     );
     if (ok) setWhen('');
   };
-  const unschedule = () => run(() => mutate(ScheduleStagedPublishDocument, { ...base, publishAt: null }), 'The scheduled publish is cancelled; the changes stay staged.');
+  const unschedule = () => run(() => mutate(ScheduleStagedPublishDocument, { ...base, publishAt: null }), 'The scheduled publish is cancelled; the changes stay staged.', 'The schedule was not cancelled');
 
   const hasPrices = staged?.changes.some((c) => isPriceField(c.field)) ?? false;
   const locked = busy || dirty;
