@@ -98,12 +98,13 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await page.getByLabel('Name', { exact: true }).fill('Linen summer shirt');
     await page.getByLabel('Price (EUR)').fill('39');
     await page.getByLabel('Price of variant 1').fill('35');
+    await page.getByLabel('Page title').fill('Linen summer shirt at Mira’s');
     await page.getByRole('button', { name: 'Stage changes' }).click();
     await toast(page, 'Staged: these changes are not live until you publish them.').waitFor();
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Linen shirt');
     expect(await live()).toMatchObject({ name: 'Linen shirt', price: '49.00', hasStagedChanges: true, variants: [{ title: 'Blue', price: null }] });
     const stagedFields = await fields();
-    expect(stagedFields).toEqual(expect.arrayContaining(['images', 'name', 'price']));
+    expect(stagedFields).toEqual(expect.arrayContaining(['images', 'name', 'price', 'seo']));
     expect(stagedFields.some((field) => /^variants\.[^.]+\.price$/.test(field))).toBe(true);
 
     // The difference in words, and the badge in the header.
@@ -112,6 +113,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     const panelText = (await panel.innerText()).replace(/\s*→\s*staged as\s*/g, ' → ');
     expect(panelText).toContain('Name\nLinen shirt → Linen summer shirt');
     expect(panelText).toMatch(/Price \(EUR\)\n€49\.00 → €39\.00/);
+    expect(panelText).toContain('Search engine listing\nnone → page title “Linen summer shirt at Mira’s”');
     expect(panelText).toMatch(/Variant “Blue”: price\nthe product’s price → €35\.00/);
     expect(panelText).not.toMatch(/variants\.|prices\.|[a-z]_[a-z]/);
     await page.locator('.page-header').getByText('Staged', { exact: true }).waitFor();
@@ -149,7 +151,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await page.getByRole('button', { name: 'Save live and in the staged changes' }).click();
     await toast(page, 'Saved.').waitFor();
     expect((await live()).tags).toEqual(['summer', 'linen']);
-    expect(await fields()).toEqual(['description', 'images', 'name', 'price', expect.stringMatching(/^variants\.[^.]+\.price$/)]);
+    expect(await fields()).toEqual(['description', 'images', 'name', 'price', 'seo', expect.stringMatching(/^variants\.[^.]+\.price$/)]);
     expect(await page.getByText('This product has staged changes, so your edits were not saved.').count()).toBe(0);
 
     // Prices only: the prices go live, the rest stays staged.
@@ -157,7 +159,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await toast(page, 'Published the staged prices: the other staged changes are still waiting.').waitFor();
     await eventually(live, (p) => p.price === '39.00', 'the live price');
     expect(await live()).toMatchObject({ name: 'Linen shirt', price: '39.00', description: '', hasStagedChanges: true, variants: [{ title: 'Blue', price: '35.00' }] });
-    expect(await fields()).toEqual(['description', 'images', 'name']);
+    expect(await fields()).toEqual(['description', 'images', 'name', 'seo']);
     await hasText(panel, 'Price (EUR)', true);
     expect(await panel.getByRole('button', { name: 'Publish prices only' }).count()).toBe(0);
 
