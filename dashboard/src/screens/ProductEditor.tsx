@@ -10,6 +10,7 @@ import {
   PublishProductDocument,
   ReplaceProductVariantsDocument,
   SetProductSeoDocument,
+  StageProductVariantsDocument,
   UnpublishProductDocument,
   UpdateProductDocument,
   type ProductDetailFragment,
@@ -20,6 +21,7 @@ import { Link, navigate, useLeaveGuard } from '../lib/router';
 import { useWorkspace } from '../session';
 import { categoryError } from './editor/CategoryPicker';
 import { EditorMain, EditorSide, errorSummary } from './editor/EditorSections';
+import { isPending, StageButton, StagedBadge, stagedErrorInWords, StagedPanel, StagedPendingAlert, stagedVariantPatches, targetArgs, type SaveTarget } from './editor/StagedChanges';
 import {
   createInput,
   emptyForm,
@@ -119,6 +121,8 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
   const [variantError, setVariantError] = useState<ApiError | null>(null);
   const [seoError, setSeoError] = useState<ApiError | null>(handoff?.seo?.error ?? null);
   const [conflict, setConflict] = useState(false);
+  // A live save refused because the product has staged changes: the editor offers the ways on.
+  const [pending, setPending] = useState(false);
   const [saving, setSaving] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
   // The conflict's toast, closed once the latest version is loaded (from it or from the page's own button).
@@ -143,6 +147,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     setSeoError(null);
     setLocalErrors({});
     setConflict(false);
+    setPending(false);
   };
 
   /** Takes a product answer of our own action: its version becomes ours only if nobody else wrote in between. */
@@ -165,6 +170,11 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     }
   };
 
+  const showPending = () => {
+    setPending(true);
+    toast.show({ tone: 'warning', message: 'Not saved: this product has staged changes. Choose how to save at the top of the page.' });
+  };
+
   const showConflict = () => {
     setConflict(true);
     conflictToast.current = toast.show({
@@ -185,11 +195,12 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     requestAnimationFrame(() => summaryRef.current?.focus());
   };
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async (event?: FormEvent, target: SaveTarget = 'live') => {
+    event?.preventDefault();
     setCoreError(null);
     setVariantError(null);
     setSeoError(null);
+    setPending(false);
     const variantPlan = variantInputs(variants);
     const needsVariants = variantsChanged(variants, current);
     const needsSeo = seoChanged(seo, current);
@@ -234,9 +245,11 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
     if (!current) return;
     const { input, errors, shown } = updateInput(form, current);
-    const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
+    const stagedVariants = target === 'staged' && needsVariants ? stagedVariantPatches(variants, current) : null;
+    const allErrors = { ...errors, ...(needsVariants ? (stagedVariants?.errors ?? variantPlan.errors) : {}) };
     setLocalErrors({ ...shown, ...allErrors });
-    if (Object.keys(allErrors).length) {
+    if (stagedVariants?.general) setVariantError({ code: 'not_stageable', message: stagedVariants.general, fields: {} });
+    if (Object.keys(allErrors).length || stagedVariants?.general) {
       refused(allErrors, null, 'The product');
       return;
     }
@@ -249,14 +262,16 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     try {
       if (needsCore) {
         try {
-          const updated = (await mutate(UpdateProductDocument, { storeId, mode, id: current.id, expectedVersion: current.version, input })).updateProduct;
-          setCurrent(updated);
+          const updated = (await mutate(UpdateProductDocument, { storeId, mode, id: current.id, expectedVersion: current.version, input, ...targetArgs(target) })).updateProduct;
+          // A staged write answers the staged version: the editor keeps showing the live product.
+          if (target !== 'staged') setCurrent(updated);
         } catch (caught) {
           const apiError = toApiError(caught);
           if (apiError.code === 'precondition_failed') showConflict();
+          else if (isPending(apiError)) showPending();
           else {
-            setCoreError(apiError);
-            refused(shown, apiError, 'The product');
+            setCoreError(stagedErrorInWords(apiError));
+            refused(shown, stagedErrorInWords(apiError), 'The product');
           }
           return;
         }
@@ -269,24 +284,33 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         }
       }
       const failed: string[] = [];
+      let refusedAsPending = false;
       if (needsVariants) {
         try {
-          await mutate(ReplaceProductVariantsDocument, { storeId, mode, productId: current.id, variants: variantPlan.variants });
+          if (stagedVariants) {
+            if (stagedVariants.patches.length) await mutate(StageProductVariantsDocument, { storeId, mode, productId: current.id, variants: stagedVariants.patches });
+          } else await mutate(ReplaceProductVariantsDocument, { storeId, mode, productId: current.id, variants: variantPlan.variants, applyTo: targetArgs(target).applyTo });
         } catch (caught) {
-          setVariantError(toApiError(caught));
+          if (isPending(toApiError(caught))) refusedAsPending = true;
+          else setVariantError(stagedErrorInWords(toApiError(caught)));
           failed.push('variants');
         }
       }
       if (needsSeo) {
         try {
-          await mutate(SetProductSeoDocument, { storeId, mode, productId: current.id, input: seoInput(seo) });
+          await mutate(SetProductSeoDocument, { storeId, mode, productId: current.id, input: seoInput(seo), ...targetArgs(target) });
         } catch (caught) {
-          setSeoError(toApiError(caught));
+          if (isPending(toApiError(caught))) refusedAsPending = true;
+          else setSeoError(stagedErrorInWords(toApiError(caught)));
           failed.push('search engine listing');
         }
       }
       const fresh = (await query(ProductDocument, { storeId, mode, id: current.id })).product;
-      if (failed.length) {
+      if (refusedAsPending) showPending();
+      if (refusedAsPending && !needsCore && failed.length === Number(needsVariants) + Number(needsSeo)) {
+        // Nothing was written: the whole save waits for the merchant's choice.
+        adopt(fresh, 0);
+      } else if (failed.length) {
         setCurrent(fresh);
         setForm(formFromProduct(fresh));
         toast.show({
@@ -295,7 +319,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         });
       } else {
         resetFrom(fresh);
-        toast.show({ message: 'Saved.' });
+        toast.show({ message: target === 'staged' ? 'Staged: these changes are not live until you publish them.' : 'Saved.' });
       }
     } catch (caught) {
       const apiError = toApiError(caught);
@@ -356,6 +380,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           current ? (
             <>
               <StatusBadge status={current.status} />
+              {current.hasStagedChanges ? <StagedBadge /> : null}
               {current.status === 'active' ? (
                 <button type="button" className="button-secondary" onClick={() => void publishToggle('unpublish')}>
                   Unpublish
@@ -396,6 +421,17 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
             Reload
           </button>
         </div>
+      ) : null}
+      {pending ? <StagedPendingAlert busy={saving} onBoth={() => void save(undefined, 'both')} onStage={() => void save(undefined, 'staged')} /> : null}
+      {current ? (
+        <StagedPanel
+          product={current}
+          dirty={dirty}
+          onChanged={async () => {
+            const fresh = await reload();
+            if (fresh) resetFrom(fresh);
+          }}
+        />
       ) : null}
       {coreError && summary.length === 0 ? <ErrorMessage error={coreError} title="The product was not saved." /> : null}
 
@@ -444,6 +480,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           <button type="submit" className="button-primary" disabled={saving}>
             {saving ? 'Saving…' : creating ? 'Create product' : 'Save changes'}
           </button>
+          {creating ? null : <StageButton disabled={saving} onStage={() => void save(undefined, 'staged')} />}
           {creating ? (
             <Link to={listPath()} className="button button-secondary">
               Cancel
