@@ -8,7 +8,6 @@ import {
   ProductDocument,
   ProductVersionDocument,
   PublishProductDocument,
-  ReplaceProductVariantsDocument,
   SetProductSeoDocument,
   UnpublishProductDocument,
   UpdateProductDocument,
@@ -29,14 +28,12 @@ import {
   seoFromProduct,
   seoInput,
   updateInput,
-  variantInputs,
-  variantsChanged,
-  variantsFromProduct,
   type FieldErrors,
   type ProductForm,
   type SeoForm,
-  type VariantRow,
 } from './productForm';
+import { createParts, draftFromProduct, noVariantErrors, planGrid, savePlan, variantErrorsOf, variantSummary, variantsDirty, type VariantErrors, type VariantsDraft } from './editor/variantDraft';
+import { writeVariants } from './editor/variantSave';
 import { StatusBadge } from './ProductList';
 
 /** What a just-created product's page should show: a search listing that was refused after the product was created. */
@@ -45,8 +42,8 @@ interface Handoff {
 }
 const handoffs = new Map<string, Handoff>();
 
-/** The editable state as text, to tell whether anything was edited since the last load or save. */
-const snapshotOf = (form: ProductForm, variants: VariantRow[], seo: SeoForm) => JSON.stringify([form, variants.map(({ key: _key, ...rest }) => rest), seo]);
+/** The editable state as text, to tell whether anything was edited since the last load or save (the variants tell by their save plan). */
+const snapshotOf = (form: ProductForm, seo: SeoForm) => JSON.stringify([form, null, seo]);
 
 export function ProductEditorPage({ productId }: { productId: string | null }) {
   const { storeId, mode } = useWorkspace();
@@ -111,12 +108,12 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   const [current, setCurrent] = useState<ProductDetailFragment | null>(loaded);
   const [form, setForm] = useState<ProductForm>(() => (loaded ? formFromProduct(loaded) : emptyForm()));
-  const [variants, setVariants] = useState<VariantRow[]>(() => (loaded ? variantsFromProduct(loaded) : []));
+  const [variants, setVariants] = useState<VariantsDraft>(() => draftFromProduct(loaded));
   const [seo, setSeo] = useState<SeoForm>(() => handoff?.seo?.form ?? (loaded ? seoFromProduct(loaded) : emptySeo()));
-  const [baseline, setBaseline] = useState(() => snapshotOf(form, variants, loaded ? seoFromProduct(loaded) : emptySeo()));
+  const [baseline, setBaseline] = useState(() => snapshotOf(form, loaded ? seoFromProduct(loaded) : emptySeo()));
   const [coreError, setCoreError] = useState<ApiError | null>(null);
   const [localErrors, setLocalErrors] = useState<FieldErrors>({});
-  const [variantError, setVariantError] = useState<ApiError | null>(null);
+  const [variantErrors, setVariantErrors] = useState<VariantErrors>(noVariantErrors);
   const [seoError, setSeoError] = useState<ApiError | null>(handoff?.seo?.error ?? null);
   const [conflict, setConflict] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -124,22 +121,21 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
   // The conflict's toast, closed once the latest version is loaded (from it or from the page's own button).
   const conflictToast = useRef<number | null>(null);
 
-  const dirty = snapshotOf(form, variants, seo) !== baseline;
+  const dirty = snapshotOf(form, seo) !== baseline || variantsDirty(variants, current, form.name);
   useLeaveGuard(dirty && !saving);
 
   const fieldError = (field: string) => localErrors[field] ?? (field === 'categorySlugs' ? categoryError(coreError) : coreError?.fields[field]);
 
   const resetFrom = (fresh: ProductDetailFragment) => {
     const nextForm = formFromProduct(fresh);
-    const nextVariants = variantsFromProduct(fresh);
     const nextSeo = seoFromProduct(fresh);
     setCurrent(fresh);
     setForm(nextForm);
-    setVariants(nextVariants);
+    setVariants(draftFromProduct(fresh));
     setSeo(nextSeo);
-    setBaseline(snapshotOf(nextForm, nextVariants, nextSeo));
+    setBaseline(snapshotOf(nextForm, nextSeo));
     setCoreError(null);
-    setVariantError(null);
+    setVariantErrors(noVariantErrors());
     setSeoError(null);
     setLocalErrors({});
     setConflict(false);
@@ -188,28 +184,27 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setCoreError(null);
-    setVariantError(null);
+    setVariantErrors(noVariantErrors());
     setSeoError(null);
-    const variantPlan = variantInputs(variants);
-    const needsVariants = variantsChanged(variants, current);
+    const needsVariants = variantsDirty(variants, current, form.name);
     const needsSeo = seoChanged(seo, current);
     if (creating) {
       const { input, errors } = createInput(form);
-      const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
-      setLocalErrors(allErrors);
-      if (Object.keys(allErrors).length) {
-        refused(allErrors, null, 'The product');
+      setLocalErrors(errors);
+      if (Object.keys(errors).length) {
+        refused(errors, null, 'The product');
         return;
       }
       setSaving(true);
       let created: ProductDetailFragment;
+      const { rowIds, ...parts } = createParts(variants, form.name);
       try {
-        // The product and its variants are one write: both are created, or nothing is.
-        created = (await mutate(CreateProductDocument, { storeId, mode, input: { ...input, ...(variantPlan.variants.length ? { variants: variantPlan.variants } : {}) } })).createProduct;
+        // The product, its options and its variants are one write: all are created, or nothing is.
+        created = (await mutate(CreateProductDocument, { storeId, mode, input: { ...input, ...parts } })).createProduct;
       } catch (caught) {
         const apiError = toApiError(caught);
         setCoreError(apiError);
-        setVariantError(Object.keys(apiError.fields).some((f) => f.startsWith('variants')) ? apiError : null);
+        if (Object.keys(apiError.fields).some((f) => /^(variants|options)\b/.test(f))) setVariantErrors(variantErrorsOf(apiError, variants.options, rowIds));
         setSaving(false);
         refused({}, apiError, 'The product');
         return;
@@ -234,10 +229,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
     if (!current) return;
     const { input, errors, shown } = updateInput(form, current);
-    const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
-    setLocalErrors({ ...shown, ...allErrors });
-    if (Object.keys(allErrors).length) {
-      refused(allErrors, null, 'The product');
+    setLocalErrors({ ...shown, ...errors });
+    if (Object.keys(errors).length) {
+      refused(errors, null, 'The product');
       return;
     }
     const needsCore = Object.keys(input).length > 0;
@@ -246,11 +240,13 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       return;
     }
     setSaving(true);
+    let version = current.version;
     try {
       if (needsCore) {
         try {
           const updated = (await mutate(UpdateProductDocument, { storeId, mode, id: current.id, expectedVersion: current.version, input })).updateProduct;
           setCurrent(updated);
+          version = updated.version;
         } catch (caught) {
           const apiError = toApiError(caught);
           if (apiError.code === 'precondition_failed') showConflict();
@@ -270,11 +266,17 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       }
       const failed: string[] = [];
       if (needsVariants) {
-        try {
-          await mutate(ReplaceProductVariantsDocument, { storeId, mode, productId: current.id, variants: variantPlan.variants });
-        } catch (caught) {
-          setVariantError(toApiError(caught));
-          failed.push('variants');
+        // The options first, then one variant write, each on the version the previous write left.
+        const result = await writeVariants({ storeId, mode, productId: current.id, version }, savePlan(variants, current, form.name), variants);
+        if (result.conflict) {
+          showConflict();
+          return;
+        }
+        if (result.errors) {
+          setVariantErrors(result.errors);
+          failed.push(result.failed === 'options' ? 'options' : 'variants');
+          // The options were saved: they are the product's now, whatever the variants' write said.
+          if (result.optionsSaved) setVariants((d) => ({ ...d, options: d.options.map((o) => ({ ...o, name: o.name.trim(), original: o.name.trim(), values: o.values.map((v) => v.trim()) })) }));
         }
       }
       if (needsSeo) {
@@ -291,8 +293,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         setForm(formFromProduct(fresh));
         toast.show({
           tone: 'error',
-          message: `${needsCore ? 'The product details were saved, but its' : 'Its'} ${failed.join(' and ')} ${failed.length > 1 ? 'were' : 'was'} not: see the sections marked.`,
+          message: `${needsCore ? 'The product details were saved, but its' : 'Its'} ${failed.join(' and ')} ${failed.length > 1 || /s$/.test(failed[0]!) ? 'were' : 'was'} not: see the sections marked.`,
         });
+        requestAnimationFrame(() => summaryRef.current?.focus());
       } else {
         resetFrom(fresh);
         toast.show({ message: 'Saved.' });
@@ -347,7 +350,10 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   const set = <K extends keyof ProductForm>(key: K, value: ProductForm[K]) => setForm((f) => ({ ...f, [key]: value }));
   const title = creating ? 'New product' : current?.name || 'Product';
-  const summary = errorSummary({ local: localErrors, error: coreError, seoError, currency: store.currency });
+  const summary = [
+    ...errorSummary({ local: localErrors, error: coreError, seoError, currency: store.currency }),
+    ...variantSummary(variantErrors, variants, planGrid(variants, current, form.name)),
+  ];
 
   return (
     <>
@@ -420,8 +426,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           current={current}
           variants={variants}
           setVariants={setVariants}
-          variantError={variantError}
-          localErrors={localErrors}
+          variantErrors={variantErrors}
           seo={seo}
           setSeo={setSeo}
           seoError={seoError}
