@@ -69,6 +69,11 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
       await input.press('Enter');
     }
   };
+  /** Closes the notifications shown, so that the next one with the same words is the next save's. */
+  const closeToasts = async () => {
+    const close = page.getByRole('button', { name: 'Close the notification' });
+    while ((await close.count()) > 0) await close.first().click();
+  };
   const gridRows = () => page.locator('.variant-grid tbody tr:not(.row-errors)');
   const gridLabels = async () => (await page.locator('.variant-grid tbody th[scope=row]').allInnerTexts()).map((t) => t.replace(/\s*New$/, '').trim());
 
@@ -170,7 +175,7 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
     await page.getByRole('button', { name: 'Save changes' }).click();
 
     // The options went through; the variants' write was refused, the problem at its cell.
-    await toast(page, 'Its variants were not: see the sections marked.').waitFor();
+    await toast(page, "The product's variants were not saved: see the sections marked.").waitFor();
     const summary = page.locator('.error-summary');
     await hasText(summary, 'Variant Blue / XL: SKU');
     const sku = page.getByLabel('SKU of variant Blue / XL', { exact: true });
@@ -188,6 +193,7 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
     await page.getByLabel('Compare-at price of variant Red / M', { exact: true }).fill('40');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
+    await closeToasts();
     expect(await eventTypes(productId)).toEqual(['product.created', 'product.options_updated', 'product.variants_replaced']);
 
     await page.reload();
@@ -211,38 +217,44 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
     expect(watch.errors).toEqual([]);
   }, 90_000);
 
-  it('renames and removes an option after saying which variants go away, and picks an image for a variant in one small write', async () => {
+  it('renames an option and a value, removes an option after saying which variants go away, and picks an image for a variant in one small write', async () => {
     const watch = watchPage(page, f.t.url);
     const productId = new URL(page.url()).pathname.split('/').pop()!;
     const before = byCombo(await apiProduct(productId));
 
     await page.getByLabel('Name of option 2').fill('Fit');
     await page.getByText('Renamed from Size: the variants follow.').waitFor();
+    // A value renamed in place (select it, type, Enter): its variants follow too (the confirmation below names
+    // the variants as they were saved).
+    await page.getByRole('button', { name: 'Rename L' }).click();
+    await page.getByLabel('New name for L').fill('Large');
+    await page.getByLabel('New name for L').press('Enter');
     await page.getByRole('button', { name: 'Remove option Color' }).click();
     await page.getByRole('group', { name: 'Remove Color? These 3 variants go away when you save: Blue / M, Blue / L, Blue / XL.' }).waitFor();
     await page.getByRole('button', { name: 'Remove Color' }).click();
-    expect(await gridLabels()).toEqual(['M', 'L', 'XL']);
+    expect(await gridLabels()).toEqual(['M', 'Large', 'XL']);
     await hasText(page.locator('.variants-removed'), 'These 3 variants are deleted when you save');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
     const after = await apiProduct(productId);
-    expect(after.options).toEqual([{ name: 'Fit', values: ['M', 'L', 'XL'] }]);
+    expect(after.options).toEqual([{ name: 'Fit', values: ['M', 'Large', 'XL'] }]);
     expect(after.variants.map((v) => [v.id, v.options])).toEqual([
       [before['Red / M']!.id, { Fit: 'M' }],
-      [before['Red / L']!.id, { Fit: 'L' }],
+      [before['Red / L']!.id, { Fit: 'Large' }],
       [before['Red / XL']!.id, { Fit: 'XL' }],
     ]);
     // One write: the options write deleted the variants it left repeating.
     expect((await eventTypes(productId)).slice(3)).toEqual(['product.options_updated']);
 
+    await closeToasts();
     // An image of the product, chosen for one variant: only that variant's image is sent.
     await dropFile(page, '[data-testid=image-dropzone]', { name: 'green.png', type: 'image/png', bytes: await pngBytes({ r: 40, g: 160, b: 60 }) });
-    await eventually(() => page.getByLabel('Image of variant L', { exact: true }).locator('option').count(), (n) => n === 2, 'the image in the variant’s list');
-    await page.getByLabel('Image of variant L', { exact: true }).selectOption({ label: 'Image 1' });
+    await eventually(() => page.getByLabel('Image of variant Large', { exact: true }).locator('option').count(), (n) => n === 2, 'the image in the variant’s list');
+    await page.getByLabel('Image of variant Large', { exact: true }).selectOption({ label: 'Image 1' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
     const withImage = await apiProduct(productId);
-    expect(byCombo(withImage)['L']!.imageId).toBe(withImage.images[0]!.id);
+    expect(byCombo(withImage)['Large']!.imageId).toBe(withImage.images[0]!.id);
     expect(byCombo(withImage)['M']!.imageId).toBeNull();
     expect((await eventTypes(productId)).slice(-1)).toEqual(['product.variants_updated']);
     const change = await db().event.findFirst({ where: { resourceId: productId, type: 'product.variants_updated' }, orderBy: { occurredAt: 'desc' } });

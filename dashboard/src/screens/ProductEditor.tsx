@@ -32,7 +32,7 @@ import {
   type ProductForm,
   type SeoForm,
 } from './productForm';
-import { createParts, draftFromProduct, noVariantErrors, planGrid, savePlan, variantErrorsOf, variantSummary, variantsDirty, type VariantErrors, type VariantsDraft } from './editor/variantDraft';
+import { createParts, draftFromProduct, optionsSaved, noVariantErrors, planGrid, savePlan, variantErrorsOf, variantSummary, variantsDirty, type VariantErrors, type VariantsDraft } from './editor/variantDraft';
 import { writeVariants } from './editor/variantSave';
 import { StatusBadge } from './ProductList';
 
@@ -276,7 +276,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           setVariantErrors(result.errors);
           failed.push(result.failed === 'options' ? 'options' : 'variants');
           // The options were saved: they are the product's now, whatever the variants' write said.
-          if (result.optionsSaved) setVariants((d) => ({ ...d, options: d.options.map((o) => ({ ...o, name: o.name.trim(), original: o.name.trim(), values: o.values.map((v) => v.trim()) })) }));
+          if (result.optionsSaved) setVariants(optionsSaved);
         }
       }
       if (needsSeo) {
@@ -289,11 +289,14 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       }
       const fresh = (await query(ProductDocument, { storeId, mode, id: current.id })).product;
       if (failed.length) {
+        const verb = failed.length > 1 || /s$/.test(failed[0]!) ? 'were' : 'was';
         setCurrent(fresh);
         setForm(formFromProduct(fresh));
         toast.show({
           tone: 'error',
-          message: `${needsCore ? 'The product details were saved, but its' : 'Its'} ${failed.join(' and ')} ${failed.length > 1 || /s$/.test(failed[0]!) ? 'were' : 'was'} not: see the sections marked.`,
+          message: needsCore
+            ? `The product details were saved, but its ${failed.join(' and ')} ${verb} not: see the sections marked.`
+            : `The product's ${failed.join(' and ')} ${verb} not saved: see the sections marked.`,
         });
         requestAnimationFrame(() => summaryRef.current?.focus());
       } else {
@@ -318,7 +321,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           ? (await mutate(PublishProductDocument, variables)).publishProduct
           : (await mutate(UnpublishProductDocument, variables)).unpublishProduct;
       const changed = fresh.status !== current.status;
-      adopt(fresh, changed ? 1 : 0);
+      // The list's shape of the product: its images lack the editor's sizes, so the editor keeps its own.
+      const { images: _listImages, ...published } = fresh;
+      adopt(published, changed ? 1 : 0);
       setForm((f) => ({ ...f, status: fresh.status }));
       // The status shown in the form follows, without counting as an edit.
       setBaseline((b) => {

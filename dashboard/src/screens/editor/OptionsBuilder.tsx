@@ -26,7 +26,7 @@ export function OptionsBuilder({
   const update = (id: string, change: Partial<OptionDraft>) => setOptions(draft.options.map((o) => (o.id === id ? { ...o, ...change } : o)));
   const add = () => {
     const id = newOptionId();
-    setOptions([...draft.options, { id, name: '', original: null, values: [] }]);
+    setOptions([...draft.options, { id, name: '', original: null, values: [], origins: [] }]);
     setFocusNew(id);
   };
   /** The variants that removing this option would delete (two that become one combination: the later goes). */
@@ -116,8 +116,10 @@ function OptionEditor({
   const duplicateName = option.name.trim() !== '' && otherNames.includes(option.name.trim().toLocaleLowerCase());
   const shownNameError = nameError ?? (duplicateName ? 'another option has this name' : undefined);
 
+  const [editing, setEditing] = useState<{ index: number; text: string } | null>(null);
   const addValues = (raw: string) => {
     const values = [...option.values];
+    const origins = [...option.origins];
     for (const part of raw.split(',')) {
       const value = part.trim();
       if (!value) continue;
@@ -130,25 +132,43 @@ function OptionEditor({
         return;
       }
       values.push(value);
+      origins.push(null);
     }
     setProblem(null);
     setText('');
-    onChange({ values });
+    onChange({ values, origins });
   };
+  /** Renames a value in place: its variants keep their place and take the new name. */
+  const rename = () => {
+    if (!editing) return;
+    const value = editing.text.trim();
+    const old = option.values[editing.index]!;
+    if (value && value !== old) {
+      if (option.values.some((v, i) => i !== editing.index && v.toLocaleLowerCase() === value.toLocaleLowerCase())) {
+        setProblem(`“${value}” is already a value of ${label}.`);
+        return;
+      }
+      onChange({ values: option.values.map((v, i) => (i === editing.index ? value : v)) });
+    }
+    setProblem(null);
+    setEditing(null);
+  };
+  const removeAt = (index: number) => onChange({ values: option.values.filter((_, j) => j !== index), origins: option.origins.filter((_, j) => j !== index) });
   const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' || event.key === ',') {
       // Enter adds the value; it must not submit the product form.
       event.preventDefault();
       addValues(text);
     } else if (event.key === 'Backspace' && text === '' && option.values.length) {
-      onChange({ values: option.values.slice(0, -1) });
+      removeAt(option.values.length - 1);
     }
   };
   const move = (from: number, to: number) => {
     const values = [...option.values];
-    const [value] = values.splice(from, 1);
-    values.splice(to, 0, value!);
-    onChange({ values });
+    const origins = [...option.origins];
+    values.splice(to, 0, values.splice(from, 1)[0]!);
+    origins.splice(to, 0, origins.splice(from, 1)[0]!);
+    onChange({ values, origins });
   };
 
   return (
@@ -183,8 +203,32 @@ function OptionEditor({
       </div>
       <ul className="chips" aria-label={`Values of ${label}`}>
         {option.values.map((value, i) => (
-          <li key={value} className="chip">
-            <span className="chip-text">{value}</span>
+          <li key={option.origins[i] ?? `new-${value}`} className="chip">
+            {editing?.index === i ? (
+              <input
+                className="chip-edit"
+                aria-label={`New name for ${value}`}
+                value={editing.text}
+                maxLength={255}
+                autoFocus
+                onChange={(e) => setEditing({ index: i, text: e.target.value })}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    rename();
+                  } else if (e.key === 'Escape') {
+                    setEditing(null);
+                    setProblem(null);
+                  }
+                }}
+                onBlur={rename}
+              />
+            ) : (
+              <button type="button" className="chip-text" onClick={() => setEditing({ index: i, text: value })} aria-label={`Rename ${value}`} title="Rename">
+                {value}
+              </button>
+            )}
+            {option.origins[i] && option.origins[i] !== value ? <span className="visually-hidden"> (was {option.origins[i]})</span> : null}
             <button type="button" className="chip-button" onClick={() => move(i, i - 1)} disabled={i === 0} aria-label={`Move ${value} earlier`} title="Earlier">
               ‹
             </button>
@@ -198,7 +242,7 @@ function OptionEditor({
             >
               ›
             </button>
-            <button type="button" className="chip-button" onClick={() => onChange({ values: option.values.filter((_, j) => j !== i) })} aria-label={`Remove ${value}`} title="Remove">
+            <button type="button" className="chip-button" onClick={() => removeAt(i)} aria-label={`Remove ${value}`} title="Remove">
               ×
             </button>
           </li>
@@ -226,7 +270,7 @@ function OptionEditor({
           </button>
         </div>
         <p className="hint" id={`${base}-value-hint`}>
-          Press Enter after each value. {option.values.length} of {LIMITS.values}.
+          Press Enter after each value; select a value to rename it. {option.values.length} of {LIMITS.values}.
         </p>
         {problem || valuesError ? (
           <p className="field-error" id={`${base}-value-error`} role={problem ? 'alert' : undefined}>

@@ -15,6 +15,8 @@ export interface OptionDraft {
   /** The option's saved name; null for an option added here. */
   original: string | null;
   values: string[];
+  /** For each value, the saved value it was (renamed or not); null for a value added here. */
+  origins: (string | null)[];
 }
 
 export interface VariantCells {
@@ -80,7 +82,7 @@ function savedValue(variant: SavedVariant, name: string): string | undefined {
 }
 
 export function draftFromProduct(product: ProductDetailFragment | null): VariantsDraft {
-  const options: OptionDraft[] = (product?.options ?? []).map((o) => ({ id: newOptionId(), name: o.name, original: o.name, values: [...o.values] }));
+  const options: OptionDraft[] = (product?.options ?? []).map((o) => ({ id: newOptionId(), name: o.name, original: o.name, values: [...o.values], origins: [...o.values] }));
   const draft: VariantsDraft = { options, edits: {}, excluded: [] };
   // Combinations the product has no variant for stay without one until the merchant adds them.
   const plan = planGrid(draft, product, '');
@@ -166,7 +168,9 @@ export function planGrid(draft: VariantsDraft, product: ProductDetailFragment | 
         continue;
       }
       const value = savedValue(variant, option.original);
-      const now = value === undefined ? undefined : option.values.find((v) => lower(v) === lower(value));
+      // A renamed value carries its variants; else the same value, without case, does.
+      const renamed = value === undefined ? -1 : option.origins.findIndex((o) => o !== null && lower(o) === lower(value));
+      const now = value === undefined ? undefined : renamed >= 0 ? option.values[renamed] : option.values.find((v) => lower(v) === lower(value));
       if (now === undefined) {
         gone = `${option.name || option.original} “${value ?? ''}” is removed`;
         break;
@@ -197,6 +201,13 @@ export function optionInputs(options: OptionDraft[]): ProductOptionInput[] {
   return options.map((o) => {
     const input: ProductOptionInput = { name: o.name.trim(), values: o.values.map((v) => v.trim()) };
     if (o.original !== null && o.original !== o.name.trim()) input.renamedFrom = o.original;
+    const renamedValues = Object.fromEntries(
+      o.values.flatMap((v, i) => {
+        const origin = o.origins[i];
+        return origin != null && origin !== v.trim() ? [[origin, v.trim()]] : [];
+      }),
+    );
+    if (o.original !== null && Object.keys(renamedValues).length) input.renamedValues = renamedValues;
     return input;
   });
 }
@@ -416,4 +427,15 @@ export function variantSummary(errors: VariantErrors, draft: VariantsDraft, plan
   }
   if (errors.general) items.push({ field: 'variants', label: 'Variants', message: errors.general });
   return items;
+}
+
+/** The draft once its options were written: they are the product's saved options now (the grid's edits stay). */
+export function optionsSaved(draft: VariantsDraft): VariantsDraft {
+  return {
+    ...draft,
+    options: draft.options.map((o) => {
+      const values = o.values.map((v) => v.trim());
+      return { ...o, name: o.name.trim(), original: o.name.trim(), values, origins: [...values] };
+    }),
+  };
 }
