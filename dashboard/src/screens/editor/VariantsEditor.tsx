@@ -46,7 +46,8 @@ export function VariantsEditor({
   const tooMany = draft.options.length > 0 && combos > LIMITS.variants;
   const rows = tooMany ? [] : plan.rows;
   const selectable = rows.filter((r) => r.included);
-  const chosen = selectable.filter((r) => selected.includes(r.rowId));
+  const selectedIds = new Set(selected);
+  const chosen = selectable.filter((r) => selectedIds.has(r.rowId));
   const hasErrors = Object.keys(errors.cells).length > 0 || errors.general !== null;
 
   const edit = (rowIds: string[], change: Partial<VariantCells>) =>
@@ -102,10 +103,7 @@ export function VariantsEditor({
             setSelected={setSelected}
             images={images}
             currency={currency}
-            apply={(change) => edit(
-              chosen.map((r) => r.rowId),
-              change,
-            )}
+            apply={(change) => edit(chosen.map((r) => r.rowId), change)}
           />
           <div className="table-wrap variant-grid-wrap" role="region" aria-labelledby="variant-grid-heading" tabIndex={0}>
             <table className="table variant-grid">
@@ -141,7 +139,7 @@ export function VariantsEditor({
                   <VariantRowView
                     key={row.rowId}
                     row={row}
-                    selected={selected.includes(row.rowId)}
+                    selected={selectedIds.has(row.rowId)}
                     onSelect={(on) => setSelected((s) => (on ? [...s, row.rowId] : s.filter((id) => id !== row.rowId)))}
                     errors={errors.cells[row.rowId] ?? {}}
                     edit={(change) => edit([row.rowId], change)}

@@ -1,5 +1,6 @@
 import type { ApiError } from '../../api/client';
 import type { ProductDetailFragment, ProductOptionInput, VariantInput, VariantPatchInput, WeightUnit } from '../../generated/graphql';
+import { slugify } from '../productForm';
 
 /**
  * The variants section's state: the options being built, the merchant's edits of the grid's cells, and the
@@ -105,13 +106,7 @@ function savedCells(v: SavedVariant): VariantCells {
 
 /** A SKU for a new combination: the product's name and the values, in capitals (the merchant may change it). */
 export function suggestedSku(productName: string, values: string[]): string {
-  const part = (text: string) =>
-    text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toUpperCase()
-      .replace(/[^A-Z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '');
+  const part = (text: string) => slugify(text).toUpperCase();
   const base = part(productName).slice(0, 40).replace(/-+$/, '') || 'SKU';
   return [base, ...values.map(part)].filter(Boolean).join('-').slice(0, 100);
 }
@@ -185,13 +180,14 @@ export function planGrid(draft: VariantsDraft, product: ProductDetailFragment | 
     if (byCombo.has(key)) removed.push({ variant, label: oldLabel, reason: `it would repeat ${labelOf(values)}` });
     else byCombo.set(key, variant);
   }
+  const excluded = new Set(draft.excluded);
   const combos = draft.options.length === 0 ? (saved.length || byCombo.size ? [[]] : []) : usable ? combinations(draft.options) : [];
   const rows = combos.map((values) => {
     const comboKey = comboKeyOf(draft.options, values);
     const variant = byCombo.get(comboKey) ?? null;
     const rowId = variant ? variant.id : `new:${comboKey}`;
     const base = variant ? savedCells(variant) : newCells(productName, values);
-    return { rowId, comboKey, label: labelOf(values), values, variant, included: !draft.excluded.includes(comboKey), cells: { ...base, ...draft.edits[rowId] } };
+    return { rowId, comboKey, label: labelOf(values), values, variant, included: !excluded.has(comboKey), cells: { ...base, ...draft.edits[rowId] } };
   });
   return { rows, removed };
 }
