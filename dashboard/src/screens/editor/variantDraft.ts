@@ -273,13 +273,15 @@ export interface SavePlan {
   options: ProductOptionInput[] | null;
   /** Saved variants the options write deletes (removed values, repeated combinations). */
   deleteVariants: boolean;
-  variants: VariantWrite | null;
+  /** In order; at most two (new SKUs of saved variants, then the whole set), usually one or none. */
+  variants: VariantWrite[];
 }
 
 /**
  * The fewest writes for a saved product: the options when they changed (deleting the variants they leave
  * without a place), then one variant write: the whole set when combinations are added or removed, else the
- * changed fields of the changed variants only.
+ * changed fields of the changed variants only. A whole-set write keeps a variant's id by its SKU, so saved
+ * variants given a new SKU get it by id first.
  */
 export function savePlan(draft: VariantsDraft, product: ProductDetailFragment, productName: string): SavePlan {
   const grid = planGrid(draft, product, productName);
@@ -287,9 +289,11 @@ export function savePlan(draft: VariantsDraft, product: ProductDetailFragment, p
   const kept = grid.rows.filter((r) => r.included);
   const added = kept.some((r) => !r.variant);
   const dropped = grid.rows.some((r) => !r.included && r.variant);
-  let variants: VariantWrite | null = null;
+  const variants: VariantWrite[] = [];
   if (added || dropped) {
-    variants = { kind: 'replace', variants: kept.map((r, i) => variantInput(r, draft.options, i)), rowIds: kept.map((r) => r.rowId) };
+    const renamed = kept.filter((r) => r.variant && r.cells.sku.trim() !== r.variant.sku);
+    if (renamed.length) variants.push({ kind: 'update', variants: renamed.map((r) => ({ id: r.variant!.id, sku: r.cells.sku.trim() })), rowIds: renamed.map((r) => r.rowId) });
+    variants.push({ kind: 'replace', variants: kept.map((r, i) => variantInput(r, draft.options, i)), rowIds: kept.map((r) => r.rowId) });
   } else {
     const patches: VariantPatchInput[] = [];
     const rowIds: string[] = [];
@@ -305,7 +309,7 @@ export function savePlan(draft: VariantsDraft, product: ProductDetailFragment, p
         rowIds.push(row.rowId);
       }
     });
-    if (patches.length) variants = { kind: 'update', variants: patches, rowIds };
+    if (patches.length) variants.push({ kind: 'update', variants: patches, rowIds });
   }
   return { options, deleteVariants: grid.removed.length > 0, variants };
 }
@@ -324,7 +328,7 @@ export function createParts(draft: VariantsDraft, productName: string): { option
 export function variantsDirty(draft: VariantsDraft, product: ProductDetailFragment | null, productName: string): boolean {
   if (!product) return draft.options.length > 0;
   const plan = savePlan(draft, product, productName);
-  return plan.options !== null || plan.variants !== null;
+  return plan.options !== null || plan.variants.length > 0;
 }
 
 /** A refused options or variants write, by where its problems show: options by option, cells by row and field. */

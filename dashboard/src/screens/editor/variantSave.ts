@@ -13,7 +13,7 @@ export interface VariantSaveResult {
   failed: 'options' | 'variants' | null;
 }
 
-/** Runs a save plan: the options first, then the one variant write, each on the version the previous one left. */
+/** Runs a save plan: the options first, then the variant writes, each on the version the previous one left. */
 export async function writeVariants(
   at: { storeId: string; mode: Mode; productId: string; version: number },
   plan: SavePlan,
@@ -33,11 +33,12 @@ export async function writeVariants(
       return { errors: variantErrorsOf(error, draft.options, []), conflict: false, optionsSaved, failed: 'options' };
     }
   }
-  const write = plan.variants;
-  if (write) {
+  for (const write of plan.variants) {
     try {
       if (write.kind === 'replace') await mutate(ReplaceProductVariantsDocument, { storeId, mode, productId, variants: write.variants, expectedVersion: version });
       else await mutate(UpdateProductVariantsDocument, { storeId, mode, productId, variants: write.variants, expectedVersion: version });
+      // Each variant write that changes something is one product version (it answers variants, not the product).
+      version += 1;
     } catch (caught) {
       const error = toApiError(caught);
       if (error.code === 'precondition_failed') return { errors: null, conflict: true, optionsSaved, failed: 'variants' };
