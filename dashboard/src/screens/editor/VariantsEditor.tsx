@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ProductDetailFragment, WeightUnit } from '../../generated/graphql';
 import { useToast } from '../../components/toasts';
+import { FieldError } from '../../components/ui';
 import { formatMoney } from '../../lib/format';
 import { OptionsBuilder } from './OptionsBuilder';
 import { CELL_LABELS, LIMITS, combinationCount, planGrid, type CellField, type GridRow, type VariantCells, type VariantErrors, type VariantsDraft } from './variantDraft';
@@ -211,11 +212,7 @@ function VariantRowView({
           aria-describedby={message ? `${idBase}-${field}-error` : undefined}
           {...props}
         />
-        {message ? (
-          <p className="field-error" id={`${idBase}-${field}-error`}>
-            {message}
-          </p>
-        ) : null}
+        <FieldError message={message} id={`${idBase}-${field}-error`} />
       </td>
     );
   };
@@ -252,11 +249,7 @@ function VariantRowView({
               ))}
             </select>
           </span>
-          {errors.weight ? (
-            <p className="field-error" id={`${idBase}-weight-error`}>
-              {errors.weight}
-            </p>
-          ) : null}
+          <FieldError message={errors.weight} id={`${idBase}-weight-error`} />
         </td>
         {cell('inventoryQuantity', { type: 'number', min: 0, step: 1, className: 'cell-number' })}
         <td className={errors.imageId ? 'cell-invalid' : undefined}>
@@ -267,11 +260,7 @@ function VariantRowView({
             onChange={(imageId) => edit({ imageId })}
             errorId={errors.imageId ? `${idBase}-imageId-error` : undefined}
           />
-          {errors.imageId ? (
-            <p className="field-error" id={`${idBase}-imageId-error`}>
-              {errors.imageId}
-            </p>
-          ) : null}
+          <FieldError message={errors.imageId} id={`${idBase}-imageId-error`} />
         </td>
         <td>
           <button type="button" className="button-secondary button-small" onClick={() => include(false)}>
