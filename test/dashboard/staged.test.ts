@@ -97,7 +97,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     // Name, price and the variant's price, staged: the live product keeps its own.
     await page.getByLabel('Name', { exact: true }).fill('Linen summer shirt');
     await page.getByLabel('Price (EUR)').fill('39');
-    await page.getByLabel('Price of variant 1').fill('35');
+    await page.getByLabel('Price of variant Blue', { exact: true }).fill('35');
     await page.getByLabel('Page title').fill('Linen summer shirt at Mira’s');
     await page.getByRole('button', { name: 'Stage changes' }).click();
     await toast(page, 'Staged: these changes are not live until you publish them.').waitFor();

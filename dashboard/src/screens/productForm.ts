@@ -1,4 +1,4 @@
-import type { ProductCreateInput, ProductDetailFragment, ProductStatus, ProductUpdateInput, SeoInput, VariantInput } from '../generated/graphql';
+import type { ProductCreateInput, ProductDetailFragment, ProductStatus, ProductUpdateInput, SeoInput } from '../generated/graphql';
 import { fromDateTimeLocal, splitList, toDateTimeLocal } from '../lib/format';
 
 /** The product editor's form state and its conversion to and from the API's shapes. */
@@ -14,15 +14,6 @@ export interface ProductForm {
   tags: string;
   publishAt: string;
   unpublishAt: string;
-}
-
-export interface VariantRow {
-  key: string;
-  sku: string;
-  title: string;
-  options: string;
-  price: string;
-  inventoryQuantity: string;
 }
 
 export interface SeoForm {
@@ -49,10 +40,6 @@ export const emptyForm = (): ProductForm => ({
 
 export const emptySeo = (): SeoForm => ({ title: '', description: '', slug: '', canonicalUrl: '', ogImageUrl: '', noindex: false });
 
-let rowCounter = 0;
-export const newRowKey = () => `row-${++rowCounter}`;
-export const emptyVariant = (): VariantRow => ({ key: newRowKey(), sku: '', title: '', options: '', price: '', inventoryQuantity: '0' });
-
 export function formFromProduct(p: ProductDetailFragment): ProductForm {
   return {
     name: p.name,
@@ -66,24 +53,6 @@ export function formFromProduct(p: ProductDetailFragment): ProductForm {
     publishAt: toDateTimeLocal(p.publishAt),
     unpublishAt: toDateTimeLocal(p.unpublishAt),
   };
-}
-
-export function optionsText(options: unknown): string {
-  if (!options || typeof options !== 'object') return '';
-  return Object.entries(options as Record<string, unknown>)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(', ');
-}
-
-export function variantsFromProduct(p: ProductDetailFragment): VariantRow[] {
-  return p.variants.map((v) => ({
-    key: newRowKey(),
-    sku: v.sku,
-    title: v.title,
-    options: optionsText(v.options),
-    price: v.price ?? '',
-    inventoryQuantity: String(v.inventoryQuantity),
-  }));
 }
 
 export function seoFromProduct(p: ProductDetailFragment): SeoForm {
@@ -170,43 +139,6 @@ export function updateInput(form: ProductForm, product: ProductDetailFragment): 
   if (form.publishAt !== before.publishAt) input.publishAt = schedule(form.publishAt, 'publishAt', errors);
   if (form.unpublishAt !== before.unpublishAt) input.unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
   return { input, errors, shown };
-}
-
-export function parseOptions(text: string): Record<string, string> | null {
-  const options: Record<string, string> = {};
-  for (const part of text.split(/[,\n]/)) {
-    const trimmed = part.trim();
-    if (!trimmed) continue;
-    const at = trimmed.indexOf('=');
-    if (at <= 0) return null;
-    options[trimmed.slice(0, at).trim()] = trimmed.slice(at + 1).trim();
-  }
-  return options;
-}
-
-export function variantInputs(rows: VariantRow[]): { variants: VariantInput[]; errors: FieldErrors } {
-  const errors: FieldErrors = {};
-  const variants = rows.map((row, index) => {
-    const options = parseOptions(row.options);
-    if (!options) errors[`variants.${index}.options`] = 'write options as name=value, separated by commas';
-    const variant: VariantInput = {
-      sku: row.sku.trim(),
-      title: row.title.trim(),
-      options: options ?? {},
-      price: row.price.trim() === '' ? null : row.price.trim(),
-      position: index,
-    };
-    variant.inventoryQuantity = numberField(row.inventoryQuantity) ?? 0;
-    return variant;
-  });
-  return { variants, errors };
-}
-
-/** Whether the variant rows say something else than the product's variants. */
-export function variantsChanged(rows: VariantRow[], product: ProductDetailFragment | null): boolean {
-  const shape = (list: { sku: string; title: string; options: string; price: string; inventoryQuantity: string }[]) =>
-    JSON.stringify(list.map((v) => [v.sku.trim(), v.title.trim(), v.options.replace(/\s+/g, ''), v.price.trim(), v.inventoryQuantity.trim()]));
-  return shape(rows) !== shape(product ? variantsFromProduct(product) : []);
 }
 
 export function seoInput(seo: SeoForm): SeoInput {

@@ -3,11 +3,12 @@ import type { ApiError } from '../../api/client';
 import { Field } from '../../components/ui';
 import type { ProductDetailFragment, ProductStatus } from '../../generated/graphql';
 import { useWorkspace } from '../../session';
-import type { FieldErrors, ProductForm, SeoForm, VariantRow } from '../productForm';
+import type { FieldErrors, ProductForm, SeoForm } from '../productForm';
 import { CategoryPicker, categoryError, firstIndexed } from './CategoryPicker';
 import { DescriptionField } from './DescriptionField';
 import { ImagesEditor } from './ImagesEditor';
 import { SeoEditor } from './SeoEditor';
+import type { VariantErrors, VariantsDraft } from './variantDraft';
 import { VariantsEditor } from './VariantsEditor';
 
 /**
@@ -61,6 +62,8 @@ export function fieldLabel(field: string, currency: string): string {
 export function errorSummary({ local, error, seoError, currency }: { local: FieldErrors; error: ApiError | null; seoError: ApiError | null; currency: string }) {
   const byField = new Map<string, string>();
   for (const [field, message] of Object.entries({ ...(error?.fields ?? {}), ...local })) {
+    // The variants section names its own fields (its option, its variant by values).
+    if (/^(variants|options)\b/.test(field)) continue;
     byField.set(field, field.startsWith('categorySlugs') ? (categoryError(error) ?? message) : message);
   }
   const category = categoryError(error);
@@ -82,8 +85,7 @@ export function EditorMain({
   current,
   variants,
   setVariants,
-  variantError,
-  localErrors,
+  variantErrors,
   seo,
   setSeo,
   seoError,
@@ -95,10 +97,9 @@ export function EditorMain({
   fieldError: (field: string) => string | undefined;
   coreError: ApiError | null;
   current: ProductDetailFragment | null;
-  variants: VariantRow[];
-  setVariants: (rows: VariantRow[]) => void;
-  variantError: ApiError | null;
-  localErrors: FieldErrors;
+  variants: VariantsDraft;
+  setVariants: (draft: VariantsDraft) => void;
+  variantErrors: VariantErrors;
   seo: SeoForm;
   setSeo: (seo: SeoForm) => void;
   seoError: ApiError | null;
@@ -142,7 +143,15 @@ export function EditorMain({
         </div>
       </section>
 
-      <VariantsEditor rows={variants} onChange={setVariants} error={variantError} localErrors={localErrors} currency={store.currency} basePrice={form.price} />
+      <VariantsEditor
+        draft={variants}
+        onChange={setVariants}
+        product={current}
+        productName={form.name}
+        errors={variantErrors}
+        currency={store.currency}
+        basePrice={form.price}
+      />
 
       <SeoEditor seo={seo} onChange={setSeo} error={seoError} productName={form.name} productDescription={form.description} />
     </div>

@@ -10,12 +10,10 @@ import {
   type ProductDetailFragment,
   type StagedProductQuery,
   type StagedPublishScope,
-  type VariantPatchInput,
 } from '../../generated/graphql';
 import { formatDateTime, formatMoney, fromDateTimeLocal } from '../../lib/format';
 import { useWorkspace } from '../../session';
 import { fieldName, HIDDEN_FIELDS, valueInWords } from '../history/changeWords';
-import { parseOptions, variantsFromProduct, type FieldErrors, type VariantRow } from '../productForm';
 import './StagedChanges.css';
 
 /**
@@ -31,41 +29,13 @@ export const targetArgs = (target: SaveTarget) => (target === 'staged' ? { stage
 
 export const isPending = (error: ApiError) => error.code === 'staged_changes_pending';
 
-const NOT_STAGEABLE = 'cannot be staged: save it live with “Save changes”';
+export const NOT_STAGEABLE = 'cannot be staged: save it live with “Save changes”';
 
 /** A refused staged write in the merchant's words: each field that is never staged says so and how to save it. */
 export function stagedErrorInWords(error: ApiError): ApiError {
   if (error.code !== 'not_stageable') return error;
   const fields = Object.fromEntries(Object.keys(error.fields).map((field) => [field, NOT_STAGEABLE]));
   return { ...error, fields, message: 'Some of these changes cannot be staged: stock, status and schedules are saved live only.' };
-}
-
-/**
- * The variant rows as staged edits of the existing variants (title, options and price, by id). Adding or
- * removing variants, SKUs and inventory are live only: those rows come back as field errors, nothing is sent.
- */
-export function stagedVariantPatches(rows: VariantRow[], product: ProductDetailFragment): { patches: VariantPatchInput[]; errors: FieldErrors; general?: string } {
-  if (rows.length !== product.variants.length) {
-    return { patches: [], errors: {}, general: 'Adding or removing variants cannot be staged: save it live with “Save changes”.' };
-  }
-  const before = variantsFromProduct(product);
-  const errors: FieldErrors = {};
-  const patches: VariantPatchInput[] = [];
-  rows.forEach((row, index) => {
-    const was = before[index]!;
-    if (row.sku.trim() !== was.sku) errors[`variants.${index}.sku`] = NOT_STAGEABLE;
-    if (row.inventoryQuantity.trim() !== was.inventoryQuantity) errors[`variants.${index}.inventoryQuantity`] = NOT_STAGEABLE;
-    const patch: VariantPatchInput = { id: product.variants[index]!.id };
-    if (row.title.trim() !== was.title) patch.title = row.title.trim();
-    if (row.options.replace(/\s+/g, '') !== was.options.replace(/\s+/g, '')) {
-      const options = parseOptions(row.options);
-      if (options) patch.options = options;
-      else errors[`variants.${index}.options`] = 'write options as name=value, separated by commas';
-    }
-    if (row.price.trim() !== was.price) patch.price = row.price.trim() === '' ? null : row.price.trim();
-    if (Object.keys(patch).length > 1) patches.push(patch);
-  });
-  return { patches, errors };
 }
 
 /** The badge of a product with staged changes (the list, the editor's header). */
