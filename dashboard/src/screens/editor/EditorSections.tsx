@@ -89,6 +89,7 @@ export function EditorMain({
   seoError,
   onImagesChanged,
   onConflict,
+  pricing,
 }: {
   form: ProductForm;
   set: SetField;
@@ -104,6 +105,8 @@ export function EditorMain({
   seoError: ApiError | null;
   onImagesChanged: () => Promise<void>;
   onConflict: () => void;
+  /** Further price sections (prices in other currencies), after price and inventory. */
+  pricing?: ReactNode;
 }) {
   const { store } = useWorkspace();
   return (
@@ -141,6 +144,7 @@ export function EditorMain({
           </Field>
         </div>
       </section>
+      {pricing}
 
       <VariantsEditor rows={variants} onChange={setVariants} error={variantError} localErrors={localErrors} currency={store.currency} basePrice={form.price} />
 
