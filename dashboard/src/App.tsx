@@ -89,7 +89,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: 'products', label: 'Products', permission: 'manage_products', active: (p) => p === '' || p.startsWith('products') },
   { to: 'categories', label: 'Categories', permission: 'manage_products', active: (p) => p.startsWith('categories') },
-  { to: 'translations', label: 'Translations', permission: 'manage_products', active: (p) => p.startsWith('translations') || p.endsWith('/translate') },
+  { to: 'translations', label: 'Translations', permission: 'manage_products', active: (p) => p.startsWith('translations') },
   { to: 'languages', label: 'Languages and currencies', permission: 'manage_products', active: (p) => p.startsWith('languages') },
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },

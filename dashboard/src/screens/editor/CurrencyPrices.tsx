@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useCallback, useEffect, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../../api/client';
 import { ErrorMessage, Field, Loading } from '../../components/ui';
 import { useToast } from '../../components/toasts';
@@ -31,6 +31,12 @@ export function CurrencyPrices({ productId, version, onSaved, onConflict }: { pr
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [general, setGeneral] = useState<ApiError | null>(null);
   const [saving, setSaving] = useState(false);
+  // The last failure's toast, closed once the prices save.
+  const failure = useRef<number | null>(null);
+  const fail = (message: string, details?: string) => {
+    if (failure.current !== null) toast.dismiss(failure.current);
+    failure.current = toast.show({ tone: 'error', message, details });
+  };
 
   const adoptPrices = useCallback((further: StoreCurrencyFieldsFragment[], prices: { currency: string; amount: string; compareAtAmount?: string | null }[]) => {
     const next = further.map((c) => {
@@ -82,7 +88,7 @@ export function CurrencyPrices({ productId, version, onSaved, onConflict }: { pr
     setErrors(local);
     const count = Object.keys(local).length;
     if (count) {
-      toast.show({ tone: 'error', message: `The prices were not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` });
+      fail(`The prices were not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.`);
       return;
     }
     setSaving(true);
@@ -90,6 +96,8 @@ export function CurrencyPrices({ productId, version, onSaved, onConflict }: { pr
       const saved = (await mutate(UpdateProductPricesDocument, { storeId, mode, id: productId, expectedVersion: version, prices })).updateProduct;
       adoptPrices(currencies, saved.prices);
       onSaved({ version: saved.version, updatedAt: saved.updatedAt });
+      if (failure.current !== null) toast.dismiss(failure.current);
+      failure.current = null;
       toast.show({ message: 'Saved the prices.' });
     } catch (caught) {
       const apiError = toApiError(caught);
@@ -108,7 +116,7 @@ export function CurrencyPrices({ productId, version, onSaved, onConflict }: { pr
       setErrors(byField);
       const n = Object.keys(byField).length;
       if (!n) setGeneral(apiError);
-      toast.show({ tone: 'error', message: n ? `The prices were not saved: ${n === 1 ? 'one field needs' : `${n} fields need`} correcting.` : 'The prices were not saved.', details: n ? undefined : apiError.message });
+      fail(n ? `The prices were not saved: ${n === 1 ? 'one field needs' : `${n} fields need`} correcting.` : 'The prices were not saved.', n ? undefined : apiError.message);
     } finally {
       setSaving(false);
     }

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, type MutableRefObject, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../../api/client';
 import { Badge, ConfirmButton, EmptyState, ErrorMessage, Loading, PageTitle } from '../../components/ui';
 import { useToast } from '../../components/toasts';
@@ -82,6 +82,8 @@ export function ProductTranslationPage({ productId }: { productId: string }) {
   const { storeId, mode } = useWorkspace();
   const { search } = useLocation();
   const [state, setState] = useState<{ product?: ProductTranslationFieldsFragment; locales?: StoreLocaleFieldsFragment[]; error?: ApiError }>({});
+  // A refused save's toast, closed when a later save goes through (the form starts afresh after each save).
+  const failure = useRef<number | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -136,7 +138,7 @@ export function ProductTranslationPage({ productId }: { productId: string }) {
       ) : (
         <>
           <LocaleTabs locales={further} current={locale} to={(l) => `products/${productId}/translate?locale=${encodeURIComponent(l)}`} />
-          <ProductTranslationForm key={`${locale}:${state.product.version}`} product={state.product} source={source} locale={locale} onSaved={(p) => setState((s) => ({ ...s, product: p }))} />
+          <ProductTranslationForm key={`${locale}:${state.product.version}`} product={state.product} source={source} locale={locale} failure={failure} onSaved={(p) => setState((s) => ({ ...s, product: p }))} />
         </>
       )}
     </>
@@ -164,11 +166,13 @@ function ProductTranslationForm({
   product,
   source,
   locale,
+  failure,
   onSaved,
 }: {
   product: ProductTranslationFieldsFragment;
   source: StoreLocaleFieldsFragment;
   locale: string;
+  failure: MutableRefObject<number | null>;
   onSaved: (product: ProductTranslationFieldsFragment) => void;
 }) {
   const { storeId, mode } = useWorkspace();
@@ -201,6 +205,8 @@ function ProductTranslationForm({
     setGeneral(null);
     try {
       const saved = (await mutate(SetProductTranslationDocument, { storeId, mode, productId: product.id, locale, translation: inputOf(form, stored) })).setProductTranslation;
+      if (failure.current !== null) toast.dismiss(failure.current);
+      failure.current = null;
       toast.show({ message: `Saved the ${targetName} translation.` });
       onSaved(saved);
     } catch (caught) {
@@ -210,7 +216,8 @@ function ProductTranslationForm({
       setErrors(fields);
       const count = Object.keys(fields).length;
       if (!count) setGeneral(apiError);
-      toast.show({ tone: 'error', message: count ? `The translation was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : 'The translation was not saved.', details: count ? undefined : apiError.message });
+      if (failure.current !== null) toast.dismiss(failure.current);
+      failure.current = toast.show({ tone: 'error', message: count ? `The translation was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : 'The translation was not saved.', details: count ? undefined : apiError.message });
     } finally {
       setSaving(false);
     }
