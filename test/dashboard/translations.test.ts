@@ -174,6 +174,9 @@ describeInBrowser('languages, translations and prices per currency in headless C
     await page.getByRole('heading', { name: 'Translate “Winter hats”', level: 1 }).waitFor();
     await hasText(page.locator('.tr-row'), 'Missing');
     await checkScreen(page, 'translate-category', problems);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPhoneScreen(page, 'translate-category', phone);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByLabel('Name in German', { exact: true }).fill('Wintermützen');
     await page.getByRole('button', { name: 'Save translation' }).click();
     const categoryTranslations = async () => JSON.stringify(await api('query { viewer { memberships { store { categories { slug translations } } } } }'));
@@ -209,7 +212,7 @@ describeInBrowser('languages, translations and prices per currency in headless C
     expect(await statusCounts()).toEqual({ todo: 0, missing: 0, outdated: 0 });
 
     expect(problems).toEqual({ translations: [], 'translate-product': [], 'translate-category': [] });
-    expect(phone).toEqual({ translations: [], 'translate-product': [] });
+    expect(phone).toEqual({ translations: [], 'translate-product': [], 'translate-category': [] });
     expect(watch.external()).toEqual([]);
     expect(watch.errors).toEqual([]);
   }, 120_000);
@@ -283,6 +286,14 @@ describeInBrowser('languages, translations and prices per currency in headless C
     const watch = watchPage(page, f.t.url);
     await nav(page, 'Languages and currencies').click();
     await page.getByRole('heading', { name: 'Languages and currencies', level: 1 }).waitFor();
+    // A language with translations cannot become the default: the refusal says why, in words.
+    await page.getByRole('button', { name: 'Make default German' }).click();
+    await toast(page, 'German did not become the default language.').waitFor();
+    await hasText(page.getByRole('region', { name: 'Notifications' }), '2 translations are written in German.');
+    expect(await page.getByRole('region', { name: 'Notifications' }).innerText()).not.toMatch(/locale_has_translations|delete_translations/);
+    takeExpectedErrors(watch, 409);
+    expect(((await api('query($s: ID!) { storeLocales(storeId: $s) { locale default } }')).storeLocales as { locale: string; default: boolean }[]).find((l) => l.default)!.locale).toBe('en');
+
     await page.getByRole('button', { name: 'Remove German' }).click();
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     const warning = page.locator('.remove-with-data');
