@@ -35,6 +35,12 @@ describeInBrowser('languages, translations and prices per currency in headless C
     ((await api('query($s: ID!, $id: ID!) { product(storeId: $s, id: $id) { name version prices { currency amount compareAtAmount } translations } }', { id: productId })).product as ApiProduct);
   const statusCounts = async () =>
     ((await api('query($s: ID!) { translationStatus(storeId: $s, locale: "de", kind: product) { counts { todo missing outdated } } }')).translationStatus as { counts: { todo: number; missing: number; outdated: number }[] }).counts[0]!;
+  /** The screen at 390 px: no sideways scrolling, no serious axe problem; then back to the desktop width. */
+  const atPhoneWidth = async (name: string, phone: Record<string, string[]>) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPhoneScreen(page, name, phone);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
   const countsRow = () => page.locator('table.status-counts tr[data-kind=product]');
 
   beforeAll(async () => {
@@ -100,9 +106,7 @@ describeInBrowser('languages, translations and prices per currency in headless C
     expect(store.storeCurrencies.map((c) => [c.currency, c.minorUnits])).toEqual([['EUR', 2], ['JPY', 0], ['USD', 2]]);
 
     await checkScreen(page, 'languages', problems);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await checkPhoneScreen(page, 'languages', phone);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth('languages', phone);
     expect(problems).toEqual({ languages: [] });
     expect(phone).toEqual({ languages: [] });
     expect(watch.external()).toEqual([]);
@@ -121,9 +125,7 @@ describeInBrowser('languages, translations and prices per currency in headless C
     await hasText(hatItem, 'Name: missing');
     await hasText(page.locator('.translation-item').filter({ hasText: 'Winter hats' }), 'Category');
     await checkScreen(page, 'translations', problems);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await checkPhoneScreen(page, 'translations', phone);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth('translations', phone);
 
     // The item opens the side-by-side editor: the original on the left, read-only; the translation on the right.
     await page.getByRole('link', { name: /Wool Hat/ }).click();
@@ -138,9 +140,7 @@ describeInBrowser('languages, translations and prices per currency in headless C
     await page.getByLabel('Value “S” of “Size” in German').fill('Klein');
     await hasText(page.locator('.tr-row').filter({ has: name }), 'Missing', true);
     await checkScreen(page, 'translate-product', problems);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await checkPhoneScreen(page, 'translate-product', phone);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth('translate-product', phone);
     // A slug the service refuses: said at its field, by its name, and nothing is written.
     const slug = page.getByLabel('URL slug in German', { exact: true });
     await slug.fill('Not a slug!');
@@ -174,9 +174,7 @@ describeInBrowser('languages, translations and prices per currency in headless C
     await page.getByRole('heading', { name: 'Translate “Winter hats”', level: 1 }).waitFor();
     await hasText(page.locator('.tr-row'), 'Missing');
     await checkScreen(page, 'translate-category', problems);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await checkPhoneScreen(page, 'translate-category', phone);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth('translate-category', phone);
     await page.getByLabel('Name in German', { exact: true }).fill('Wintermützen');
     await page.getByRole('button', { name: 'Save translation' }).click();
     const categoryTranslations = async () => JSON.stringify(await api('query { viewer { memberships { store { categories { slug translations } } } } }'));
@@ -266,9 +264,7 @@ describeInBrowser('languages, translations and prices per currency in headless C
     await toast(page, 'Saved.').waitFor();
     expect((await product()).name).toBe('Merino Wool Hat (new)');
     await checkScreen(page, 'product-prices', problems);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await checkPhoneScreen(page, 'product-prices', phone);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await atPhoneWidth('product-prices', phone);
 
     // Removing one price and saving: it is gone through the API too.
     await usd.fill('');

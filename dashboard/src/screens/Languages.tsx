@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../api/client';
 import { Badge, ConfirmButton, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
 import { useToast } from '../components/toasts';
@@ -60,37 +60,56 @@ export function LanguagesPage() {
   );
 }
 
-function LocalesSection({ locales, reload }: { locales: StoreLocaleFieldsFragment[]; reload: () => Promise<void> }) {
-  const { storeId } = useWorkspace();
+/** Removing an item the service may refuse because data uses it (translations, prices): then the explicit choice. */
+function useRemoval(reload: () => Promise<void>, refusal: string, countNoun: string, dataWords: string) {
   const toast = useToast();
-  const [tag, setTag] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [blocked, setBlocked] = useState<{ locale: string; count: number } | null>(null);
-  const canonical = canonicalLocale(tag);
-  const preview = canonical ? languageName(canonical) : null;
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!canonical) {
-      setError(tag.trim() ? 'This is not a language tag: use a language code, optionally with a region, e.g. de, de-AT or pt-BR.' : 'Enter a language tag, e.g. de or de-AT.');
-      return;
-    }
-    setBusy(true);
+  const [blocked, setBlocked] = useState<{ code: string; count: number } | null>(null);
+  const remove = async (code: string, name: string, withData: boolean, run: () => Promise<unknown>) => {
     try {
-      const added = (await mutate(AddStoreLocaleDocument, { storeId, locale: canonical })).addStoreLocale;
-      setTag('');
-      setError(undefined);
-      toast.show({ message: `Added ${languageName(added.locale, added.name)}.` });
+      await run();
+      setBlocked(null);
+      toast.show({ message: withData ? `Removed ${name} and its ${dataWords}.` : `Removed ${name}.` });
       await reload();
     } catch (caught) {
       const apiError = toApiError(caught);
-      if (apiError.code === 'locale_taken') setError(`The store already has ${languageName(canonical)}.`);
-      else if (apiError.code === 'limit_exceeded') setError('The store has as many languages as it can have: remove one first.');
-      else if (apiError.fields.locale) setError('This is not a language tag the shop can use: use a language code, optionally with a region, e.g. de or de-AT.');
-      else toast.show({ tone: 'error', message: 'The language was not added.', details: apiError.message });
-    } finally {
-      setBusy(false);
+      if (apiError.code === refusal) setBlocked({ code, count: countIn(apiError.message, countNoun) ?? 0 });
+      else toast.show({ tone: 'error', message: `${name} was not removed.`, details: apiError.message });
+    }
+  };
+  return { blocked, cancel: () => setBlocked(null), remove };
+}
+
+/** A refused add's words at its field, or a toast for anything else. */
+function addRefusal(apiError: ApiError, words: Record<string, string>, field: string): string | null {
+  if (words[apiError.code]) return words[apiError.code]!;
+  if (apiError.code === 'limit_exceeded') return words.limit ?? apiError.message;
+  if (apiError.fields[field]) return words.invalid ?? apiError.fields[field]!;
+  return null;
+}
+
+function LocalesSection({ locales, reload }: { locales: StoreLocaleFieldsFragment[]; reload: () => Promise<void> }) {
+  const { storeId } = useWorkspace();
+  const toast = useToast();
+  const { blocked, cancel, remove } = useRemoval(reload, 'locale_has_translations', 'translation', 'translations');
+
+  const add = async (tag: string) => {
+    const canonical = canonicalLocale(tag);
+    if (!canonical) return tag.trim() ? 'This is not a language tag: use a language code, optionally with a region, e.g. de, de-AT or pt-BR.' : 'Enter a language tag, e.g. de or de-AT.';
+    try {
+      const added = (await mutate(AddStoreLocaleDocument, { storeId, locale: canonical })).addStoreLocale;
+      toast.show({ message: `Added ${languageName(added.locale, added.name)}.` });
+      await reload();
+      return undefined;
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      const words = addRefusal(apiError, {
+        locale_taken: `The store already has ${languageName(canonical)}.`,
+        limit: 'The store has as many languages as it can have: remove one first.',
+        invalid: 'This is not a language tag the shop can use: use a language code, optionally with a region, e.g. de or de-AT.',
+      }, 'locale');
+      if (words) return words;
+      toast.show({ tone: 'error', message: 'The language was not added.', details: apiError.message });
+      return undefined;
     }
   };
 
@@ -114,20 +133,6 @@ function LocalesSection({ locales, reload }: { locales: StoreLocaleFieldsFragmen
     }
   };
 
-  const remove = async (locale: StoreLocaleFieldsFragment, deleteTranslations: boolean) => {
-    const name = languageName(locale.locale, locale.name);
-    try {
-      await mutate(RemoveStoreLocaleDocument, { storeId, locale: locale.locale, deleteTranslations });
-      setBlocked(null);
-      toast.show({ message: deleteTranslations ? `Removed ${name} and its translations.` : `Removed ${name}.` });
-      await reload();
-    } catch (caught) {
-      const apiError = toApiError(caught);
-      if (apiError.code === 'locale_has_translations') setBlocked({ locale: locale.locale, count: countIn(apiError.message, 'translation') ?? 0 });
-      else toast.show({ tone: 'error', message: `${name} was not removed.`, details: apiError.message });
-    }
-  };
-
   return (
     <section className="panel" aria-labelledby="languages-title">
       <h2 id="languages-title">Languages</h2>
@@ -137,60 +142,49 @@ function LocalesSection({ locales, reload }: { locales: StoreLocaleFieldsFragmen
       <ul className="locale-list">
         {locales.map((locale) => {
           const name = languageName(locale.locale, locale.name);
+          const removeIt = (withData: boolean) => remove(locale.locale, name, withData, () => mutate(RemoveStoreLocaleDocument, { storeId, locale: locale.locale, deleteTranslations: withData }));
+          const translations = blocked?.count ? plural(blocked.count, 'translation', 'translations') : 'translations';
           return (
-            <li key={locale.locale} className="locale-item">
-              <span className="locale-name">
-                <strong>{name}</strong> <code className="muted">{locale.locale}</code> {locale.default ? <Badge tone="blue">Default</Badge> : null}
-              </span>
-              {locale.default ? null : (
-                <span className="row-actions">
-                  <button type="button" className="button-secondary button-small" onClick={() => void makeDefault(locale)}>
-                    Make default<span className="visually-hidden"> {name}</span>
-                  </button>
-                  <ConfirmButton confirmLabel="Remove" question={`Remove ${name}?`} onConfirm={() => remove(locale, false)} className="button-danger button-small">
-                    Remove<span className="visually-hidden"> {name}</span>
-                  </ConfirmButton>
-                </span>
-              )}
-              {blocked?.locale === locale.locale ? (
-                <RemoveWithData
-                  key={`${locale.locale}-${blocked.count}`}
-                  question={`${name} still has ${blocked.count ? plural(blocked.count, 'translation', 'translations') : 'translations'}.`}
-                  explanation={`A language with translations is removed only together with them. Its translations are then deleted for good, in the test and the live catalog.`}
-                  choice={`Also delete the ${blocked.count ? plural(blocked.count, 'translation', 'translations') : 'translations'} in ${name}`}
-                  action={`Remove ${name} and its translations`}
-                  onConfirm={() => remove(locale, true)}
-                  onCancel={() => setBlocked(null)}
-                />
-              ) : null}
-            </li>
+            <ListedItem
+              key={locale.locale}
+              name={name}
+              code={locale.locale}
+              isDefault={locale.default}
+              extraAction={
+                <button type="button" className="button-secondary button-small" onClick={() => void makeDefault(locale)}>
+                  Make default<span className="visually-hidden"> {name}</span>
+                </button>
+              }
+              onRemove={() => removeIt(false)}
+              blocked={
+                blocked?.code === locale.locale ? (
+                  <RemoveWithData
+                    key={`${locale.locale}-${blocked.count}`}
+                    question={`${name} still has ${translations}.`}
+                    explanation="A language with translations is removed only together with them. Its translations are then deleted for good, in the test and the live catalog."
+                    choice={`Also delete the ${translations} in ${name}`}
+                    action={`Remove ${name} and its translations`}
+                    onConfirm={() => removeIt(true)}
+                    onCancel={cancel}
+                  />
+                ) : null
+              }
+            />
           );
         })}
       </ul>
-      <form className="inline-form add-form" onSubmit={add} noValidate aria-labelledby="add-language-title">
-        <h3 id="add-language-title">Add a language</h3>
-        <Field
-          label="Language tag"
-          hint={preview ? `${preview} (${canonical})` : 'A language code, optionally with a region: de, de-AT, pt-BR, zh-Hant.'}
-          error={error}
-        >
-          {(p) => (
-            <input
-              {...p}
-              value={tag}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => {
-                setTag(e.target.value);
-                setError(undefined);
-              }}
-            />
-          )}
-        </Field>
-        <button type="submit" disabled={busy}>
-          {preview ? `Add ${preview}` : 'Add language'}
-        </button>
-      </form>
+      <AddForm
+        title="Add a language"
+        label="Language tag"
+        describe={(tag) => {
+          const canonical = canonicalLocale(tag);
+          const preview = canonical ? languageName(canonical) : null;
+          return preview
+            ? { hint: `${preview} (${canonical})`, submit: `Add ${preview}` }
+            : { hint: 'A language code, optionally with a region: de, de-AT, pt-BR, zh-Hant.', submit: 'Add language' };
+        }}
+        onAdd={add}
+      />
     </section>
   );
 }
@@ -198,48 +192,26 @@ function LocalesSection({ locales, reload }: { locales: StoreLocaleFieldsFragmen
 function CurrenciesSection({ currencies, reload }: { currencies: StoreCurrencyFieldsFragment[]; reload: () => Promise<void> }) {
   const { storeId } = useWorkspace();
   const toast = useToast();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [blocked, setBlocked] = useState<{ currency: string; count: number } | null>(null);
-  const upper = code.trim().toUpperCase();
-  const preview = knownCurrency(upper) ? currencyName(upper) : null;
+  const { blocked, cancel, remove } = useRemoval(reload, 'currency_in_use', 'product', 'prices');
 
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!/^[A-Z]{3}$/.test(upper)) {
-      setError(upper ? 'A currency code has three letters, e.g. USD, JPY or CHF.' : 'Enter a currency code, e.g. USD.');
-      return;
-    }
-    setBusy(true);
+  const add = async (code: string) => {
+    const upper = code.trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(upper)) return upper ? 'A currency code has three letters, e.g. USD, JPY or CHF.' : 'Enter a currency code, e.g. USD.';
     try {
       const added = (await mutate(AddStoreCurrencyDocument, { storeId, currency: upper })).addStoreCurrency;
-      setCode('');
-      setError(undefined);
       toast.show({ message: `Added ${currencyName(added.currency, added.name)} (${added.currency}). Products have no price in it until you set one.` });
       await reload();
+      return undefined;
     } catch (caught) {
       const apiError = toApiError(caught);
-      if (apiError.code === 'currency_taken') setError(`The store already has ${currencyName(upper)}.`);
-      else if (apiError.code === 'limit_exceeded') setError('The store has as many currencies as it can have: remove one first.');
-      else if (apiError.fields.currency) setError(`${upper} is not a currency in circulation: use its three-letter code, e.g. USD.`);
-      else toast.show({ tone: 'error', message: 'The currency was not added.', details: apiError.message });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async (currency: StoreCurrencyFieldsFragment, deletePrices: boolean) => {
-    const name = `${currencyName(currency.currency, currency.name)} (${currency.currency})`;
-    try {
-      await mutate(RemoveStoreCurrencyDocument, { storeId, currency: currency.currency, deletePrices });
-      setBlocked(null);
-      toast.show({ message: deletePrices ? `Removed ${name} and its prices.` : `Removed ${name}.` });
-      await reload();
-    } catch (caught) {
-      const apiError = toApiError(caught);
-      if (apiError.code === 'currency_in_use') setBlocked({ currency: currency.currency, count: countIn(apiError.message, 'product') ?? 0 });
-      else toast.show({ tone: 'error', message: `${name} was not removed.`, details: apiError.message });
+      const words = addRefusal(apiError, {
+        currency_taken: `The store already has ${currencyName(upper)}.`,
+        limit: 'The store has as many currencies as it can have: remove one first.',
+        invalid: `${upper} is not a currency in circulation: use its three-letter code, e.g. USD.`,
+      }, 'currency');
+      if (words) return words;
+      toast.show({ tone: 'error', message: 'The currency was not added.', details: apiError.message });
+      return undefined;
     }
   };
 
@@ -253,57 +225,137 @@ function CurrenciesSection({ currencies, reload }: { currencies: StoreCurrencyFi
       <ul className="locale-list">
         {currencies.map((currency) => {
           const name = currencyName(currency.currency, currency.name);
+          const removeIt = (withData: boolean) =>
+            remove(currency.currency, `${name} (${currency.currency})`, withData, () => mutate(RemoveStoreCurrencyDocument, { storeId, currency: currency.currency, deletePrices: withData }));
           return (
-            <li key={currency.currency} className="locale-item">
-              <span className="locale-name">
-                <strong>{name}</strong> <code className="muted">{currency.currency}</code>{' '}
-                <span className="muted small">{currency.minorUnits === 0 ? 'no decimals' : plural(currency.minorUnits, 'decimal', 'decimals')}</span>{' '}
-                {currency.default ? <Badge tone="blue">Default</Badge> : null}
-              </span>
-              {currency.default ? null : (
-                <span className="row-actions">
-                  <ConfirmButton confirmLabel="Remove" question={`Remove ${name}?`} onConfirm={() => remove(currency, false)} className="button-danger button-small">
-                    Remove<span className="visually-hidden"> {name}</span>
-                  </ConfirmButton>
-                </span>
-              )}
-              {blocked?.currency === currency.currency ? (
-                <RemoveWithData
-                  key={`${currency.currency}-${blocked.count}`}
-                  question={`${blocked.count ? plural(blocked.count, 'product has', 'products have') : 'Products have'} prices in ${name}.`}
-                  explanation="A currency that products have prices in is removed only together with those prices. They are then deleted for good, in the test and the live catalog."
-                  choice={`Also delete the prices in ${currency.currency}`}
-                  action={`Remove ${currency.currency} and its prices`}
-                  onConfirm={() => remove(currency, true)}
-                  onCancel={() => setBlocked(null)}
-                />
-              ) : null}
-            </li>
+            <ListedItem
+              key={currency.currency}
+              name={name}
+              code={currency.currency}
+              details={currency.minorUnits === 0 ? 'no decimals' : plural(currency.minorUnits, 'decimal', 'decimals')}
+              isDefault={currency.default}
+              onRemove={() => removeIt(false)}
+              blocked={
+                blocked?.code === currency.currency ? (
+                  <RemoveWithData
+                    key={`${currency.currency}-${blocked.count}`}
+                    question={`${blocked.count ? plural(blocked.count, 'product has', 'products have') : 'Products have'} prices in ${name}.`}
+                    explanation="A currency that products have prices in is removed only together with those prices. They are then deleted for good, in the test and the live catalog."
+                    choice={`Also delete the prices in ${currency.currency}`}
+                    action={`Remove ${currency.currency} and its prices`}
+                    onConfirm={() => removeIt(true)}
+                    onCancel={cancel}
+                  />
+                ) : null
+              }
+            />
           );
         })}
       </ul>
-      <form className="inline-form add-form" onSubmit={add} noValidate aria-labelledby="add-currency-title">
-        <h3 id="add-currency-title">Add a currency</h3>
-        <Field label="Currency code" hint={preview ? `${preview} (${upper})` : 'Three letters, e.g. USD, JPY, CHF.'} error={error}>
-          {(p) => (
-            <input
-              {...p}
-              value={code}
-              maxLength={3}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => {
-                setCode(e.target.value);
-                setError(undefined);
-              }}
-            />
-          )}
-        </Field>
-        <button type="submit" disabled={busy}>
-          {preview ? `Add ${preview}` : 'Add currency'}
-        </button>
-      </form>
+      <AddForm
+        title="Add a currency"
+        label="Currency code"
+        maxLength={3}
+        describe={(code) => {
+          const upper = code.trim().toUpperCase();
+          const preview = knownCurrency(upper) ? currencyName(upper) : null;
+          return preview ? { hint: `${preview} (${upper})`, submit: `Add ${preview}` } : { hint: 'Three letters, e.g. USD, JPY, CHF.', submit: 'Add currency' };
+        }}
+        onAdd={add}
+      />
     </section>
+  );
+}
+
+/** One language or currency: its name, code and default mark, and (not the default) its actions. */
+function ListedItem({
+  name,
+  code,
+  details,
+  isDefault,
+  extraAction,
+  onRemove,
+  blocked,
+}: {
+  name: string;
+  code: string;
+  details?: string;
+  isDefault: boolean;
+  extraAction?: ReactNode;
+  onRemove: () => Promise<void>;
+  blocked: ReactNode;
+}) {
+  return (
+    <li className="locale-item">
+      <span className="locale-name">
+        <strong>{name}</strong> <code className="muted">{code}</code> {details ? <span className="muted small">{details}</span> : null}{' '}
+        {isDefault ? <Badge tone="blue">Default</Badge> : null}
+      </span>
+      {isDefault ? null : (
+        <span className="row-actions">
+          {extraAction}
+          <ConfirmButton confirmLabel="Remove" question={`Remove ${name}?`} onConfirm={onRemove} className="button-danger button-small">
+            Remove<span className="visually-hidden"> {name}</span>
+          </ConfirmButton>
+        </span>
+      )}
+      {blocked}
+    </li>
+  );
+}
+
+/** Adds a language or currency by its code, named as it is typed; onAdd answers the error to show at the field, if any. */
+function AddForm({
+  title,
+  label,
+  maxLength,
+  describe,
+  onAdd,
+}: {
+  title: string;
+  label: string;
+  maxLength?: number;
+  describe: (value: string) => { hint: string; submit: string };
+  onAdd: (value: string) => Promise<string | undefined>;
+}) {
+  const titleId = useId();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const { hint, submit } = describe(value);
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const refused = await onAdd(value);
+      setError(refused);
+      if (!refused) setValue('');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="inline-form add-form" onSubmit={add} noValidate aria-labelledby={titleId}>
+      <h3 id={titleId}>{title}</h3>
+      <Field label={label} hint={hint} error={error}>
+        {(p) => (
+          <input
+            {...p}
+            value={value}
+            maxLength={maxLength}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => {
+              setValue(e.target.value);
+              setError(undefined);
+            }}
+          />
+        )}
+      </Field>
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+    </form>
   );
 }
 

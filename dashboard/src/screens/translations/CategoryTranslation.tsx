@@ -6,7 +6,7 @@ import { CategoryTranslationsDocument, RemoveCategoryTranslationDocument, SetCat
 import { languageName } from '../../lib/languages';
 import { Link, useLeaveGuard, useLocation } from '../../lib/router';
 import { useWorkspace } from '../../session';
-import { LocaleTabs, TranslationRow } from './ProductTranslation';
+import { LocaleTabs, TranslationCrumbs, TranslationRow } from './ProductTranslation';
 import './translations.css';
 
 type StoreWithCategories = NonNullable<CategoryTranslationsQuery['dashboardSession']>['user']['memberships'][number]['store'];
@@ -51,15 +51,7 @@ export function CategoryTranslationPage({ categoryId }: { categoryId: string }) 
   return (
     <>
       <PageTitle>Translate “{category.name}”</PageTitle>
-      <p className="breadcrumb">
-        <Link to="categories">← Categories</Link>
-        {locale ? (
-          <>
-            {' · '}
-            <Link to={`translations?locale=${encodeURIComponent(locale)}`}>All translations into {languageName(locale)}</Link>
-          </>
-        ) : null}
-      </p>
+      <TranslationCrumbs back="categories" backLabel="← Categories" locale={locale} />
       {!locale ? (
         <EmptyState title="Your shop has only one language." />
       ) : (

@@ -120,15 +120,7 @@ export function ProductTranslationPage({ productId }: { productId: string }) {
   return (
     <>
       <PageTitle>Translate “{state.product.name}”</PageTitle>
-      <p className="breadcrumb">
-        <Link to={`products/${productId}`}>← Back to the product</Link>
-        {locale ? (
-          <>
-            {' · '}
-            <Link to={`translations?locale=${encodeURIComponent(locale)}`}>All translations into {languageName(locale)}</Link>
-          </>
-        ) : null}
-      </p>
+      <TranslationCrumbs back={`products/${productId}`} backLabel="← Back to the product" locale={locale} />
       {!locale ? (
         <EmptyState title="Your shop has only one language.">
           <p>
@@ -142,6 +134,21 @@ export function ProductTranslationPage({ productId }: { productId: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** The way back to the resource, and to what is left to translate in the language. */
+export function TranslationCrumbs({ back, backLabel, locale }: { back: string; backLabel: string; locale: string | undefined }) {
+  return (
+    <p className="breadcrumb">
+      <Link to={back}>{backLabel}</Link>
+      {locale ? (
+        <>
+          {' · '}
+          <Link to={`translations?locale=${encodeURIComponent(locale)}`}>All translations into {languageName(locale)}</Link>
+        </>
+      ) : null}
+    </p>
   );
 }
 
