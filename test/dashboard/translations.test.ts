@@ -278,6 +278,36 @@ describeInBrowser('languages, translations and prices per currency in headless C
     expect(watch.errors).toEqual([]);
   }, 90_000);
 
+  it('pages through what is left to translate, per catalog', async () => {
+    const watch = watchPage(page, f.t.url);
+    const testMode = testContext(undefined, { mode: 'test' });
+    for (let i = 1; i <= 21; i++) {
+      await createProduct(testMode, f.storeId, { name: `Test Cap ${String(i).padStart(2, '0')}`, price: '9.90', categorySlugs: ['winter-hats'] });
+    }
+    await nav(page, 'Translations').click();
+    await page.getByRole('heading', { name: 'Translations', level: 1 }).waitFor();
+    await hasText(countsRow(), 'Products');
+    // The live catalog: the one product, outdated again since its rename in the price test.
+    expect((await countsRow().locator('td').allInnerTexts()).map(Number)).toEqual([1, 0, 1, 1]);
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await eventually(async () => (await countsRow().locator('td').allInnerTexts()).map(Number).join(), (v) => v === '21,21,0,21', 'the test catalog counted');
+    const items = page.locator('.translation-item');
+    expect(await items.count()).toBe(20);
+    await hasText(page.getByRole('navigation', { name: 'Pages' }), 'Page 1');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await hasText(page.getByRole('navigation', { name: 'Pages' }), 'Page 2');
+    await eventually(() => items.count(), (n) => n === 1, 'the second page');
+    await hasText(items.first(), 'Test Cap');
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await hasText(page.getByRole('navigation', { name: 'Pages' }), 'Page 1');
+    await eventually(() => items.count(), (n) => n === 20, 'the first page again');
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await eventually(async () => (await countsRow().locator('td').allInnerTexts()).map(Number).join(), (v) => v === '1,0,1,1', 'the live catalog again');
+    expect(watch.external()).toEqual([]);
+    expect(watch.errors).toEqual([]);
+  }, 60_000);
+
   it('removes a language with translations only with the explicit choice to delete them', async () => {
     const watch = watchPage(page, f.t.url);
     await nav(page, 'Languages and currencies').click();
