@@ -8,10 +8,14 @@ import { Link, match, navigate, useLocation } from './lib/router';
 import { ApiKeysPage } from './screens/ApiKeys';
 import { CategoriesPage } from './screens/Categories';
 import { HistoryPage } from './screens/History';
+import { LanguagesPage } from './screens/Languages';
 import { ProductEditorPage } from './screens/ProductEditor';
 import { ProductListPage } from './screens/ProductList';
 import { safeReturnTo, SignInPage } from './screens/SignIn';
 import { TeamPage } from './screens/Team';
+import { TranslationsPage } from './screens/Translations';
+import { CategoryTranslationPage } from './screens/translations/CategoryTranslation';
+import { ProductTranslationPage } from './screens/translations/ProductTranslation';
 import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
 
@@ -85,6 +89,8 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: 'products', label: 'Products', permission: 'manage_products', active: (p) => p === '' || p.startsWith('products') },
   { to: 'categories', label: 'Categories', permission: 'manage_products', active: (p) => p.startsWith('categories') },
+  { to: 'translations', label: 'Translations', permission: 'manage_products', active: (p) => p.startsWith('translations') },
+  { to: 'languages', label: 'Languages and currencies', permission: 'manage_products', active: (p) => p.startsWith('languages') },
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
@@ -184,6 +190,10 @@ function Routes({ path }: { path: string }) {
   if (path === '' || path === 'products') return can('manage_products') ? <ProductListPage /> : <Landing />;
   if (path === 'products/new') return <ProductEditorPage productId={null} />;
   if ((params = match('products/:id/history', path))) return <HistoryPage productId={params.id!} />;
+  if ((params = match('products/:id/translate', path))) return <ProductTranslationPage productId={params.id!} key={params.id} />;
+  if ((params = match('categories/:id/translate', path))) return <CategoryTranslationPage categoryId={params.id!} key={params.id} />;
+  if (path === 'translations') return <TranslationsPage />;
+  if (path === 'languages') return <LanguagesPage />;
   if ((params = match('products/:id', path))) return <ProductEditorPage productId={params.id!} key={params.id} />;
   if (path === 'categories') return <CategoriesPage />;
   if (path === 'activity') return <HistoryPage productId={null} />;

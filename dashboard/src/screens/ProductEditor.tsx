@@ -18,6 +18,7 @@ import { listPath } from '../lib/listState';
 import { Link, navigate, useLeaveGuard } from '../lib/router';
 import { useWorkspace } from '../session';
 import { categoryError } from './editor/CategoryPicker';
+import { CurrencyPrices } from './editor/CurrencyPrices';
 import { EditorMain, EditorSide, errorSummary } from './editor/EditorSections';
 import {
   createInput,
@@ -401,6 +402,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
               <Link to={`products/${current.id}/history`} className="button button-secondary">
                 History
               </Link>
+              <Link to={`products/${current.id}/translate`} className="button button-secondary">
+                Translate
+              </Link>
             </>
           ) : null
         }
@@ -470,6 +474,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           seoError={seoError}
           onImagesChanged={refreshImages}
           onConflict={showConflict}
+          pricing={current ? <CurrencyPrices productId={current.id} version={current.version} onSaved={(written) => adopt(written)} onConflict={showConflict} /> : null}
         />
         <EditorSide form={form} set={set} fieldError={fieldError} coreError={coreError} current={current} onPublish={publishToggle}>
           {current ? (

@@ -91,6 +91,7 @@ export function EditorMain({
   seoError,
   onImagesChanged,
   onConflict,
+  pricing,
 }: {
   form: ProductForm;
   set: SetField;
@@ -105,6 +106,8 @@ export function EditorMain({
   seoError: ApiError | null;
   onImagesChanged: () => Promise<void>;
   onConflict: () => void;
+  /** Further price sections (prices in other currencies), after price and inventory. */
+  pricing?: ReactNode;
 }) {
   const { store } = useWorkspace();
   return (
@@ -142,6 +145,7 @@ export function EditorMain({
           </Field>
         </div>
       </section>
+      {pricing}
 
       <VariantsEditor
         draft={variants}
