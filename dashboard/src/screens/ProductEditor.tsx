@@ -176,7 +176,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   /** Shows a refused save: the summary at the top of the form, focused, and a toast where the eye is. */
   const refused = (errors: FieldErrors, error: ApiError | null, what: string) => {
-    const count = Object.keys(errors).length + Object.keys(error?.fields ?? {}).length + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
+    const count = new Set([...Object.keys(errors), ...Object.keys(error?.fields ?? {})]).size + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
     toast.show({
       tone: 'error',
       message: count ? `${what} was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : `${what} was not saved.`,
@@ -194,9 +194,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     const needsVariants = variantsChanged(variants, current);
     const needsSeo = seoChanged(seo, current);
     if (creating) {
-      const { input, errors } = createInput(form);
+      const { input, errors, shown } = createInput(form);
       const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
-      setLocalErrors(allErrors);
+      setLocalErrors({ ...shown, ...allErrors });
       if (Object.keys(allErrors).length) {
         refused(allErrors, null, 'The product');
         return;
@@ -211,7 +211,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         setCoreError(apiError);
         setVariantError(Object.keys(apiError.fields).some((f) => f.startsWith('variants')) ? apiError : null);
         setSaving(false);
-        refused({}, apiError, 'The product');
+        refused(shown, apiError, 'The product');
         return;
       }
       const next: Handoff = {};
