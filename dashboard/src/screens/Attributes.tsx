@@ -507,7 +507,7 @@ function ValuesEditor({
           );
         })}
       </ol>
-      <button type="button" className="button-secondary" onClick={onAdd}>
+      <button type="button" className="button-secondary button-start" onClick={onAdd}>
         Add value
       </button>
     </fieldset>

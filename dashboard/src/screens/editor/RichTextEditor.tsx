@@ -33,6 +33,8 @@ export default function RichTextEditor({
       }),
     ],
     content: value,
+    // Its own <style> element would be refused by the page's Content-Security-Policy: the rules are in attributes.css.
+    injectCSS: false,
     editorProps: {
       attributes: {
         class: 'rich-text-content',
@@ -88,13 +90,13 @@ export default function RichTextEditor({
     <button
       type="button"
       className="button-secondary button-small"
-      aria-label={label}
       aria-pressed={pressed}
       title={label}
       onMouseDown={(e) => e.preventDefault()}
       onClick={run}
     >
-      {text}
+      <span aria-hidden="true">{text}</span>
+      <span className="visually-hidden">{label}</span>
     </button>
   );
   return (
