@@ -225,26 +225,37 @@ describeInBrowser('attributes and product types in headless Chromium', () => {
     expect(watch.errors).toEqual([]);
   }, 90_000);
 
-  it('chooses a swatch on a product, and refuses to remove a value products hold with the count', async () => {
-    // Shade becomes a product attribute of the type.
+  it('makes an attribute required with a value for the products without one, picks a swatch, and refuses to remove a value products hold', async () => {
+    // Shade becomes a required product attribute of the type: the fedora has none, so the service asks for the
+    // value such products get, and the form offers the swatch's chips for it.
     await nav(page, 'Product types').click();
     await page.getByRole('link', { name: 'Hats', exact: true }).click();
     await page.getByRole('button', { name: 'Remove Shade' }).click();
     await page.getByLabel('Add a product attribute').selectOption({ label: 'Shade (Colour swatch)' });
     await page.getByRole('button', { name: 'Add to product attributes' }).click();
+    await page.getByRole('checkbox', { name: 'Required Shade' }).check();
+    await page.getByRole('button', { name: 'Save product type' }).click();
+    await toast(page, 'The product type was not saved.').waitFor();
+    await hasText(page.locator('.alert-warning'), '1 product of this type has no value for “Shade”, which you made required.');
+    takeExpectedErrors(watch, 409);
+    expect((await product()).attributes).not.toHaveProperty('shade');
+    await checkScreen(page, 'product-type-values-missing', problems);
+    await page.getByRole('radio', { name: 'Navy' }).check();
     await page.getByRole('button', { name: 'Save product type' }).click();
     await toast(page, 'Saved “Hats”.').waitFor();
+    expect((await product()).attributes).toMatchObject({ shade: 'navy' });
 
+    // In the editor the chips show it chosen; another is picked and saved.
     await page.goto(`${f.t.url}/dashboard/products/${productId}`);
     await page.getByRole('heading', { name: 'Panama Fedora', level: 1 }).waitFor();
-    const navy = page.getByRole('radio', { name: 'Navy' });
-    await navy.check();
-    expect(await page.locator('.swatch-chosen').innerText()).toContain('Navy');
+    expect(await page.getByRole('radio', { name: 'Navy' }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: 'Signal red' }).check();
+    expect(await page.locator('.swatch-chosen').innerText()).toContain('Signal red');
     await checkScreen(page, 'product-attributes', problems);
     await page.locator('section[aria-labelledby=section-attributes]').screenshot({ path: path.join(ARTIFACTS_DIR, 'dashboard-product-attributes-section.png') });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
-    expect((await product()).attributes).toMatchObject({ shade: 'navy', material: 'felt' });
+    expect((await product()).attributes).toMatchObject({ shade: 'signal-red', material: 'felt' });
 
     // Felt is held by the fedora: removing it is refused, said at the values.
     await nav(page, 'Attributes').click();
@@ -261,7 +272,7 @@ describeInBrowser('attributes and product types in headless Chromium', () => {
     await nav(page, 'Attributes').click();
     await page.getByRole('heading', { name: 'Attributes', level: 1 }).waitFor();
 
-    expect(problems).toMatchObject({ 'product-attributes-required': [], 'product-attributes': [], 'attribute-edit-refused': [] });
+    expect(problems).toMatchObject({ 'product-attributes-required': [], 'product-type-values-missing': [], 'product-attributes': [], 'attribute-edit-refused': [] });
     expect(watch.external()).toEqual([]);
     expect(watch.errors).toEqual([]);
   }, 90_000);
