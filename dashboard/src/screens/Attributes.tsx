@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../api/client';
-import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
+import { Badge, EmptyState, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
 import { useToast } from '../components/toasts';
 import {
   AttributeDocument,
@@ -15,48 +15,24 @@ import { Link, navigate, useLeaveGuard } from '../lib/router';
 import { useWorkspace } from '../session';
 import { attributeCode, hasValues, products, quotedList, TYPE_HINTS, TYPE_LABELS, useAttributeCatalog, valueKey, type AttributeDef, type ProductTypeDef } from './attributes/catalog';
 import { Chip } from './editor/AttributeValueField';
+import { ListTitle, LoadState, moved, notSaved, OrderButtons, RowActions, useDelete } from './attributes/pieces';
 import './attributes/attributes.css';
 
 /** The store's attributes: what products can say about themselves (material, capacity, colour), shared by both catalogs. */
 export function AttributesPage() {
   const { storeId } = useWorkspace();
   const catalog = useAttributeCatalog(storeId);
-  const toast = useToast();
   const data = catalog.data;
-
-  const remove = async (attribute: AttributeDef) => {
-    try {
-      await mutate(DeleteAttributeDocument, { storeId, attribute: attribute.id });
-      toast.show({ message: `Deleted “${attribute.name}”.` });
-      await catalog.reload();
-    } catch (caught) {
-      toast.show({ tone: 'error', message: `“${attribute.name}” was not deleted.`, details: deleteRefusal(toApiError(caught)) });
-    }
-  };
+  const remove = useDelete((a: AttributeDef) => mutate(DeleteAttributeDocument, { storeId, attribute: a.id }), catalog.reload, deleteRefusal);
 
   return (
     <>
-      <PageTitle
-        actions={
-          <Link to="attributes/new" className="button button-primary">
-            New attribute
-          </Link>
-        }
-      >
-        Attributes
-      </PageTitle>
+      <ListTitle title="Attributes" newTo="attributes/new" newLabel="New attribute" />
       <p className="muted">
         Attributes describe products: material, capacity, release date, colour. A <Link to="product-types">product type</Link> says which
         of them a product has. The test and live catalogs share them.
       </p>
-      {catalog.error ? (
-        <ErrorMessage error={catalog.error} title="The attributes could not be loaded.">
-          <button type="button" onClick={() => void catalog.reload()}>
-            Try again
-          </button>
-        </ErrorMessage>
-      ) : null}
-      {!data && !catalog.error ? <Loading label="Loading the attributes…" /> : null}
+      {!data ? <LoadState error={catalog.error} title="The attributes could not be loaded." loading="Loading the attributes…" onRetry={() => void catalog.reload()} /> : null}
       {data && data.attributes.length === 0 ? (
         <EmptyState title="No attributes yet.">
           <p>Create one, then add it to a product type.</p>
@@ -101,23 +77,16 @@ export function AttributesPage() {
                     <td data-label="Filter">{a.filterable ? <Badge tone="green">Filterable</Badge> : <span className="muted">No</span>}</td>
                     <td data-label="Storefront">{a.public ? <Badge tone="blue">Shown</Badge> : <span className="muted">Hidden</span>}</td>
                     <td>
-                      <span className="row-actions">
-                        <Link to={`attributes/${a.id}`} className="button button-secondary button-small">
-                          Edit<span className="visually-hidden"> {a.name}</span>
-                        </Link>
-                        <ConfirmButton
-                          confirmLabel="Delete"
-                          className="button-danger button-small"
-                          question={
-                            usedBy.length
-                              ? `Delete “${a.name}”? ${quotedList(usedBy.map((t) => t.name))} still ${usedBy.length === 1 ? 'uses' : 'use'} it: it cannot go until removed from ${usedBy.length === 1 ? 'that type' : 'those types'}, which clears its values from their products.`
-                              : `Delete “${a.name}”? No product type uses it, so no product loses a value.`
-                          }
-                          onConfirm={() => remove(a)}
-                        >
-                          Delete<span className="visually-hidden"> {a.name}</span>
-                        </ConfirmButton>
-                      </span>
+                      <RowActions
+                        name={a.name}
+                        to={`attributes/${a.id}`}
+                        question={
+                          usedBy.length
+                            ? `Delete “${a.name}”? ${quotedList(usedBy.map((t) => t.name))} still ${usedBy.length === 1 ? 'uses' : 'use'} it: it cannot go until removed from ${usedBy.length === 1 ? 'that type' : 'those types'}, which clears its values from their products.`
+                            : `Delete “${a.name}”? No product type uses it, so no product loses a value.`
+                        }
+                        onDelete={() => remove(a)}
+                      />
                     </td>
                   </tr>
                 );
@@ -255,13 +224,7 @@ function AttributeEditor({ attribute }: { attribute: AttributeDef | null }) {
   const creating = attribute === null;
   const set = <K extends keyof AttributeFormState>(key: K, value: AttributeFormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const setRow = (index: number, patch: Partial<ValueRow>) => setForm((f) => ({ ...f, values: f.values.map((r, i) => (i === index ? { ...r, ...patch } : r)) }));
-  const move = (index: number, by: number) =>
-    setForm((f) => {
-      const values = [...f.values];
-      const [row] = values.splice(index, 1);
-      values.splice(index + by, 0, row!);
-      return { ...f, values };
-    });
+  const move = (index: number, by: number) => setForm((f) => ({ ...f, values: moved(f.values, index, by) }));
 
   const fieldError = (field: string) => error?.fields[field];
   const codeError = fieldError('code') ?? (error?.code === 'code_taken' ? 'is already the code of another attribute' : undefined);
@@ -294,11 +257,7 @@ function AttributeEditor({ attribute }: { attribute: AttributeDef | null }) {
       const apiError = toApiError(caught);
       setError(apiError);
       const count = Object.keys(apiError.fields).length + (apiError.code === 'code_taken' ? 1 : 0);
-      toast.show({
-        tone: 'error',
-        message: count ? `The attribute was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : 'The attribute was not saved.',
-        details: count ? undefined : valuesProblem(apiError, attribute) ?? apiError.message,
-      });
+      toast.show(notSaved('The attribute', count, valuesProblem(apiError, attribute) ?? apiError.message));
     } finally {
       setBusy(false);
     }
@@ -492,17 +451,7 @@ function ValuesEditor({
                   )}
                 </Field>
               ) : null}
-              <span className="row-actions">
-                <button type="button" className="button-secondary button-small" disabled={index === 0} onClick={() => onMove(index, -1)} aria-label={`Move ${label} up`}>
-                  ↑
-                </button>
-                <button type="button" className="button-secondary button-small" disabled={index === rows.length - 1} onClick={() => onMove(index, 1)} aria-label={`Move ${label} down`}>
-                  ↓
-                </button>
-                <button type="button" className="button-danger button-small" onClick={() => onRemove(index)} aria-label={`Remove ${label}`}>
-                  Remove
-                </button>
-              </span>
+              <OrderButtons name={label} index={index} count={rows.length} onMove={(by) => onMove(index, by)} onRemove={() => onRemove(index)} />
             </li>
           );
         })}

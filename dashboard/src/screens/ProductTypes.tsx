@@ -1,39 +1,26 @@
 import { type FormEvent, useId, useState } from 'react';
 import { mutate, toApiError, type ApiError } from '../api/client';
-import { ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
+import { EmptyState, ErrorMessage, Field, PageTitle } from '../components/ui';
 import { useToast } from '../components/toasts';
 import { CreateProductTypeDocument, DeleteProductTypeDocument, UpdateProductTypeDocument, type ProductTypeAttributeInput } from '../generated/graphql';
 import { Link, navigate, useLeaveGuard } from '../lib/router';
 import { useWorkspace } from '../session';
 import { products, quotedList, TYPE_LABELS, useAttributeCatalog, valueMessage, type AttributeCatalog, type AttributeDef, type ProductTypeDef } from './attributes/catalog';
 import { AttributeValueField } from './editor/AttributeValueField';
+import { ListTitle, LoadState, moved, notSaved, OrderButtons, RowActions, useDelete } from './attributes/pieces';
 import './attributes/attributes.css';
 
 /** The store's product types: which attributes a product of each type has, and which each of its variants has. */
 export function ProductTypesPage() {
   const { storeId } = useWorkspace();
   const catalog = useAttributeCatalog(storeId);
-  const toast = useToast();
   const data = catalog.data;
-
-  const remove = async (type: ProductTypeDef) => {
-    try {
-      await mutate(DeleteProductTypeDocument, { storeId, productType: type.id });
-      toast.show({ message: `Deleted “${type.name}”.` });
-      await catalog.reload();
-    } catch (caught) {
-      const error = toApiError(caught);
-      const count = Number(error.details?.products ?? 0);
-      toast.show({
-        tone: 'error',
-        message: `“${type.name}” was not deleted.`,
-        details:
-          error.code === 'product_type_in_use'
-            ? `${count ? products(count) : 'Products'} (test catalog included) ${count === 1 ? 'has' : 'have'} this type: give ${count === 1 ? 'it' : 'them'} another type, or none, in the product editor first.`
-            : error.message,
-      });
-    }
-  };
+  const remove = useDelete((t: ProductTypeDef) => mutate(DeleteProductTypeDocument, { storeId, productType: t.id }), catalog.reload, (error) => {
+    const count = Number(error.details?.products ?? 0);
+    return error.code === 'product_type_in_use'
+      ? `${count ? products(count) : 'Products'} (test catalog included) ${count === 1 ? 'has' : 'have'} this type: give ${count === 1 ? 'it' : 'them'} another type, or none, in the product editor first.`
+      : error.message;
+  });
 
   const names = (items: ProductTypeDef['productAttributes']) =>
     items.length
@@ -42,27 +29,12 @@ export function ProductTypesPage() {
 
   return (
     <>
-      <PageTitle
-        actions={
-          <Link to="product-types/new" className="button button-primary">
-            New product type
-          </Link>
-        }
-      >
-        Product types
-      </PageTitle>
+      <ListTitle title="Product types" newTo="product-types/new" newLabel="New product type" />
       <p className="muted">
         A product type lists the <Link to="attributes">attributes</Link> its products have (a shirt: material, fit) and those each variant has
         (colour, size). Choose a product&apos;s type in the product editor.
       </p>
-      {catalog.error ? (
-        <ErrorMessage error={catalog.error} title="The product types could not be loaded.">
-          <button type="button" onClick={() => void catalog.reload()}>
-            Try again
-          </button>
-        </ErrorMessage>
-      ) : null}
-      {!data && !catalog.error ? <Loading label="Loading the product types…" /> : null}
+      {!data ? <LoadState error={catalog.error} title="The product types could not be loaded." loading="Loading the product types…" onRetry={() => void catalog.reload()} /> : null}
       {data && data.productTypes.length === 0 ? <EmptyState title="No product types yet." /> : null}
       {data && data.productTypes.length > 0 ? (
         <div className="table-wrap">
@@ -91,19 +63,12 @@ export function ProductTypesPage() {
                     {names(t.variantAttributes)}
                   </td>
                   <td>
-                    <span className="row-actions">
-                      <Link to={`product-types/${t.id}`} className="button button-secondary button-small">
-                        Edit<span className="visually-hidden"> {t.name}</span>
-                      </Link>
-                      <ConfirmButton
-                        confirmLabel="Delete"
-                        className="button-danger button-small"
-                        question={`Delete “${t.name}”? Only a type no product has can be deleted; its attributes stay.`}
-                        onConfirm={() => remove(t)}
-                      >
-                        Delete<span className="visually-hidden"> {t.name}</span>
-                      </ConfirmButton>
-                    </span>
+                    <RowActions
+                      name={t.name}
+                      to={`product-types/${t.id}`}
+                      question={`Delete “${t.name}”? Only a type no product has can be deleted; its attributes stay.`}
+                      onDelete={() => remove(t)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -122,6 +87,11 @@ interface Item {
 
 type Level = 'productAttributes' | 'variantAttributes';
 
+const LEVELS: { level: Level; title: string; hint: string }[] = [
+  { level: 'productAttributes', title: 'Product attributes', hint: 'What the product itself has, in the order the editor and storefront show them.' },
+  { level: 'variantAttributes', title: 'Variant attributes', hint: 'What each variant has (colour, size).' },
+];
+
 /** One product type: created at product-types/new, changed at product-types/<id>. */
 export function ProductTypeEditorPage({ productTypeId }: { productTypeId: string | null }) {
   const { storeId } = useWorkspace();
@@ -130,7 +100,7 @@ export function ProductTypeEditorPage({ productTypeId }: { productTypeId: string
     return (
       <>
         <PageTitle>Product type</PageTitle>
-        {catalog.error ? <ErrorMessage error={catalog.error} title="The product type could not be loaded." /> : <Loading label="Loading the product type…" />}
+        <LoadState error={catalog.error} title="The product type could not be loaded." loading="Loading the product type…" onRetry={() => void catalog.reload()} />
       </>
     );
   }
@@ -191,11 +161,7 @@ function ProductTypeEditor({ type, catalog }: { type: ProductTypeDef | null; cat
       const apiError = toApiError(caught);
       setError(apiError);
       const count = Object.keys(apiError.fields).length + (apiError.code === 'name_taken' ? 1 : 0);
-      toast.show({
-        tone: 'error',
-        message: count ? `The product type was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : 'The product type was not saved.',
-        details: count ? undefined : apiError.code === 'attribute_values_missing' ? 'Some of its products lack a value that is now required: see the form.' : apiError.message,
-      });
+      toast.show(notSaved('The product type', count, apiError.code === 'attribute_values_missing' ? 'Some of its products lack a value that is now required: see the form.' : apiError.message));
     } finally {
       setBusy(false);
     }
@@ -226,24 +192,18 @@ function ProductTypeEditor({ type, catalog }: { type: ProductTypeDef | null; cat
         <Field label="Name" hint="e.g. Shirts, Kettles." error={nameError}>
           {(p) => <input {...p} value={form.name} maxLength={255} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />}
         </Field>
-        <LevelEditor
-          title="Product attributes"
-          hint="What the product itself has, in the order the editor and storefront show them."
-          items={form.productAttributes}
-          attributes={catalog.attributes}
-          used={used}
-          errors={levelError('productAttributes')}
-          onChange={(items) => setLevel('productAttributes', items)}
-        />
-        <LevelEditor
-          title="Variant attributes"
-          hint="What each variant has (colour, size)."
-          items={form.variantAttributes}
-          attributes={catalog.attributes}
-          used={used}
-          errors={levelError('variantAttributes')}
-          onChange={(items) => setLevel('variantAttributes', items)}
-        />
+        {LEVELS.map(({ level, title: levelTitle, hint }) => (
+          <LevelEditor
+            key={level}
+            title={levelTitle}
+            hint={hint}
+            items={form[level]}
+            attributes={catalog.attributes}
+            used={used}
+            errors={levelError(level)}
+            onChange={(items) => setLevel(level, items)}
+          />
+        ))}
         {missing.length ? (
           <div className="alert alert-warning" role="alert">
             <p className="alert-title">
@@ -301,12 +261,6 @@ function LevelEditor({
   const [adding, setAdding] = useState('');
   const byId = new Map(attributes.map((a) => [a.id, a]));
   const available = attributes.filter((a) => !used.has(a.id));
-  const move = (index: number, by: number) => {
-    const next = [...items];
-    const [item] = next.splice(index, 1);
-    next.splice(index + by, 0, item!);
-    onChange(next);
-  };
   const singular = title.replace(/s$/, '').toLowerCase();
   return (
     <fieldset className={`field${errors.length ? ' field-invalid' : ''}`} aria-describedby={errors.length ? `${id}-errors` : `${id}-hint`}>
@@ -335,17 +289,13 @@ function LevelEditor({
                 <input type="checkbox" checked={item.required} onChange={(e) => onChange(items.map((x, i) => (i === index ? { ...x, required: e.target.checked } : x)))} />
                 Required<span className="visually-hidden"> {name}</span>
               </label>
-              <span className="row-actions">
-                <button type="button" className="button-secondary button-small" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${name} up`}>
-                  ↑
-                </button>
-                <button type="button" className="button-secondary button-small" disabled={index === items.length - 1} onClick={() => move(index, 1)} aria-label={`Move ${name} down`}>
-                  ↓
-                </button>
-                <button type="button" className="button-danger button-small" onClick={() => onChange(items.filter((_, i) => i !== index))} aria-label={`Remove ${name}`}>
-                  Remove
-                </button>
-              </span>
+              <OrderButtons
+                name={name}
+                index={index}
+                count={items.length}
+                onMove={(by) => onChange(moved(items, index, by))}
+                onRemove={() => onChange(items.filter((_, i) => i !== index))}
+              />
             </li>
           );
         })}

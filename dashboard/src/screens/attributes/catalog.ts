@@ -7,6 +7,7 @@ import {
   type AttributeType,
   type ProductTypeFieldsFragment,
 } from '../../generated/graphql';
+import { slugify } from '../productForm';
 
 /** The store's attributes and product types as the screens and the product editor read them. */
 
@@ -104,13 +105,7 @@ export function quotedList(names: string[]): string {
 
 /** A value key from a name: lower-case letters, digits and single hyphens, as the service accepts. */
 export function valueKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
+  return slugify(name).slice(0, 64).replace(/-+$/, '');
 }
 
 /** An attribute code from a name: a letter first, then lower-case letters, digits and underscores. */

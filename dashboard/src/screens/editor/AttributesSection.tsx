@@ -1,8 +1,8 @@
 import { useEffect, useId } from 'react';
-import { ErrorMessage, Loading } from '../../components/ui';
 import { Link } from '../../lib/router';
 import { useWorkspace } from '../../session';
 import { useAttributeCatalog, valueMessage } from '../attributes/catalog';
+import { LoadState } from '../attributes/pieces';
 import { productLevel, rememberDefinitions, valuesForType, withValue, type AttributeValues } from '../attributes/productValues';
 import type { ProductForm } from '../productForm';
 import { AttributeValueField } from './AttributeValueField';
@@ -33,15 +33,7 @@ export function AttributesSection({
     return (
       <section className="panel" aria-labelledby="section-attributes">
         <h2 id="section-attributes">Product type and attributes</h2>
-        {catalog.error ? (
-          <ErrorMessage error={catalog.error} title="The product types could not be loaded.">
-            <button type="button" onClick={() => void catalog.reload()}>
-              Try again
-            </button>
-          </ErrorMessage>
-        ) : (
-          <Loading label="Loading the product types…" />
-        )}
+        <LoadState error={catalog.error} title="The product types could not be loaded." loading="Loading the product types…" onRetry={() => void catalog.reload()} />
       </section>
     );
   }

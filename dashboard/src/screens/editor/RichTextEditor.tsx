@@ -7,6 +7,16 @@ import { useEffect, useRef } from 'react';
  * underline, strike-through, headings 2-4, lists, quotes, code and links (http, https, mailto). Loaded only
  * when a product has a rich text attribute, so the editor's first paint does not pay for it.
  */
+/** The editable area as a labelled multi-line text box, with its error when it has one. */
+const contentAttributes = (labelId: string, describedBy: string | undefined, invalid: boolean | undefined): Record<string, string> => ({
+  class: 'rich-text-content',
+  role: 'textbox',
+  'aria-multiline': 'true',
+  'aria-labelledby': labelId,
+  ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+  ...(invalid ? { 'aria-invalid': 'true' } : {}),
+});
+
 export default function RichTextEditor({
   value,
   onChange,
@@ -35,16 +45,7 @@ export default function RichTextEditor({
     content: value,
     // Its own <style> element would be refused by the page's Content-Security-Policy: the rules are in attributes.css.
     injectCSS: false,
-    editorProps: {
-      attributes: {
-        class: 'rich-text-content',
-        role: 'textbox',
-        'aria-multiline': 'true',
-        'aria-labelledby': labelId,
-        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-        ...(invalid ? { 'aria-invalid': 'true' } : {}),
-      },
-    },
+    editorProps: { attributes: contentAttributes(labelId, describedBy, invalid) },
     onUpdate: ({ editor: e }) => {
       const html = e.isEmpty ? '' : e.getHTML();
       emitted.current = html;
@@ -59,18 +60,7 @@ export default function RichTextEditor({
   }, [editor, value]);
 
   useEffect(() => {
-    editor?.setOptions({
-      editorProps: {
-        attributes: {
-          class: 'rich-text-content',
-          role: 'textbox',
-          'aria-multiline': 'true',
-          'aria-labelledby': labelId,
-          ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-          ...(invalid ? { 'aria-invalid': 'true' } : {}),
-        },
-      },
-    });
+    editor?.setOptions({ editorProps: { attributes: contentAttributes(labelId, describedBy, invalid) } });
   }, [editor, labelId, describedBy, invalid]);
 
   const active = useEditorState({
