@@ -277,6 +277,44 @@ describeInBrowser('attributes and product types in headless Chromium', () => {
     expect(watch.errors).toEqual([]);
   }, 90_000);
 
+  it('creates a product with its type and values, every problem shown at once; a type products have is not deleted', async () => {
+    await nav(page, 'Products').click();
+    await page.getByRole('link', { name: 'New product' }).click();
+    await page.getByRole('heading', { name: 'New product', level: 1 }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Straw Boater');
+    await page.getByRole('checkbox', { name: 'Summer hats' }).check();
+    await page.getByLabel('Product type', { exact: true }).selectOption({ label: 'Hats' });
+    await page.getByLabel('Material').selectOption({ label: 'Straw' });
+    await page.getByRole('radio', { name: 'Navy' }).check();
+    // No price and no release date: both are named together.
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await toast(page, 'The product was not saved: 2 fields need correcting.').waitFor();
+    const summary = page.locator('.error-summary');
+    await hasText(summary, 'Price (EUR)');
+    await hasText(summary, 'Release date');
+    expect(await page.getByLabel('Release date').getAttribute('aria-invalid')).toBe('true');
+    // An empty price does not fit the operation's Decimal: the request itself is refused (400), naming the field.
+    takeExpectedErrors(watch, 400);
+
+    await page.getByLabel('Price (EUR)').fill('35');
+    await page.getByLabel('Release date').fill('2027-05-01');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await toast(page, 'Created “Straw Boater”.').waitFor();
+    await page.getByRole('heading', { name: 'Straw Boater', level: 1 }).waitFor();
+    const createdId = new URL(page.url()).pathname.split('/').pop()!;
+    const created = await api<{ product: { productType: { name: string } | null; attributes: Record<string, unknown> } }>('query($s: ID!, $id: ID!) { product(storeId: $s, id: $id) { productType { name } attributes } }', { id: createdId });
+    expect(created.product).toEqual({ productType: { name: 'Hats' }, attributes: { material: 'straw', release_date: '2027-05-01', shade: 'navy' } });
+
+    await nav(page, 'Product types').click();
+    const hats = page.locator('tbody tr').filter({ hasText: 'Hats' });
+    await hats.getByRole('button', { name: 'Delete Hats' }).click();
+    await hats.getByRole('button', { name: 'Delete', exact: true }).click();
+    await toast(page, '“Hats” was not deleted.').waitFor();
+    await hasText(page.getByRole('region', { name: 'Notifications' }), '2 products (test catalog included) have this type');
+    takeExpectedErrors(watch, 409);
+    expect(watch.errors).toEqual([]);
+  }, 90_000);
+
   it('fits the new screens in 390 px', async () => {
     const context = await f.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const phone = await context.newPage();

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { Link } from '../../lib/router';
 import { useWorkspace } from '../../session';
 import { useAttributeCatalog, valueMessage } from '../attributes/catalog';
@@ -25,9 +25,6 @@ export function AttributesSection({
   const typeHintId = useId();
   const typeErrorId = useId();
   const data = catalog.data;
-  useEffect(() => {
-    if (data) rememberDefinitions(data.attributes, data.productTypes);
-  }, [data]);
 
   if (!data) {
     return (
