@@ -286,6 +286,11 @@ describeInBrowser('attributes and product types in headless Chromium', () => {
     await page.getByLabel('Product type', { exact: true }).selectOption({ label: 'Hats' });
     await page.getByLabel('Material').selectOption({ label: 'Straw' });
     await page.getByRole('radio', { name: 'Navy' }).check();
+    // No type, then the type again: the values chosen come back (nothing was saved in between).
+    await page.getByLabel('Product type', { exact: true }).selectOption({ label: 'No type' });
+    expect(await page.getByLabel('Material').count()).toBe(0);
+    await page.getByLabel('Product type', { exact: true }).selectOption({ label: 'Hats' });
+    expect(await page.getByLabel('Material').inputValue()).toBe('straw');
     // No price and no release date: both are named together.
     await page.getByRole('button', { name: 'Create product' }).click();
     await toast(page, 'The product was not saved: 2 fields need correcting.').waitFor();

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { Link } from '../../lib/router';
 import { useWorkspace } from '../../session';
 import { useAttributeCatalog, valueMessage } from '../attributes/catalog';
@@ -25,6 +25,7 @@ export function AttributesSection({
   const typeHintId = useId();
   const typeErrorId = useId();
   const data = catalog.data;
+  const kept = useRef<AttributeValues>({});
 
   if (!data) {
     return (
@@ -47,8 +48,12 @@ export function AttributesSection({
   const generalError = valueMessage(fieldError('attributes'));
 
   const chooseType = (id: string) => {
-    // Both fields at once: the values the new type lacks go (the service drops them on save too).
-    set('attributes', valuesForType(form.attributes, id) as AttributeValues);
+    // The values the new type lacks leave the form (the service drops them on save), but are kept here until
+    // then, so that choosing the former type again brings them back; a value cleared on purpose stays cleared.
+    const next: AttributeValues = { ...kept.current, ...form.attributes };
+    for (const { attribute } of productLevel(form.productTypeId)) if (!(attribute.code in form.attributes)) delete next[attribute.code];
+    kept.current = next;
+    set('attributes', valuesForType(next, id));
     set('productTypeId', id);
   };
 
