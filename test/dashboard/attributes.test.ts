@@ -5,7 +5,7 @@ import { createCategory } from '../../src/catalog/services/categories';
 import { createProduct } from '../../src/catalog/services/productCreate';
 import { ARTIFACTS_DIR, describeInBrowser, watchPage, type PageWatch } from '../helpers/browser';
 import { testContext } from '../helpers/context';
-import { checkPhoneScreen, checkScreen, count, hasText, nav, signIn, startDashboard, takeExpectedErrors, toast, type DashboardFixture } from '../helpers/dashboard';
+import { checkPhoneScreen, checkScreen, count, eventually, hasText, nav, signIn, startDashboard, takeExpectedErrors, toast, type DashboardFixture } from '../helpers/dashboard';
 
 /**
  * Attributes and product types in the dashboard (issue 30, item 4): a swatch, a date, a rich text and a dropdown
@@ -267,8 +267,10 @@ describeInBrowser('attributes and product types in headless Chromium', () => {
     takeExpectedErrors(watch, 409);
     expect((await attributes()).find((a) => a.code === 'material')!.values.map((v) => v.value)).toEqual(['felt', 'straw']);
     await checkScreen(page, 'attribute-edit-refused', problems);
-    // Leaving with the removal unsaved asks first.
-    page.once('dialog', (d) => void d.accept());
+    // The removal is undone in place before saving: nothing is left unsaved.
+    await page.getByRole('button', { name: 'Put back Felt' }).click();
+    expect(await page.getByLabel('Name of value 1').inputValue()).toBe('Felt');
+    await eventually(() => page.getByText('Unsaved changes').count(), (n) => n === 0, 'no unsaved changes after putting the value back');
     await nav(page, 'Attributes').click();
     await page.getByRole('heading', { name: 'Attributes', level: 1 }).waitFor();
 

@@ -226,6 +226,15 @@ function AttributeEditor({ attribute }: { attribute: AttributeDef | null }) {
   const setRow = (index: number, patch: Partial<ValueRow>) => setForm((f) => ({ ...f, values: f.values.map((r, i) => (i === index ? { ...r, ...patch } : r)) }));
   const move = (index: number, by: number) => setForm((f) => ({ ...f, values: moved(f.values, index, by) }));
 
+  // Stored values taken out of the list, each with a way back before saving.
+  const removed = (attribute?.values ?? []).filter((v) => !form.values.some((r) => r.stored && r.value === v.value));
+  const putBack = (v: AttributeDef['values'][number]) => {
+    const values = [...form.values];
+    // Back where it was, as far as the list still reaches.
+    values.splice(Math.min(attribute?.values.indexOf(v) ?? values.length, values.length), 0, { key: `value-${++rowId}`, value: v.value, name: v.name, hex: v.hex ?? '#000000', stored: true, keyTouched: true });
+    set('values', values);
+  };
+
   const fieldError = (field: string) => error?.fields[field];
   const codeError = fieldError('code') ?? (error?.code === 'code_taken' ? 'is already the code of another attribute' : undefined);
   const valuesError = valuesProblem(error, attribute);
@@ -346,6 +355,21 @@ function AttributeEditor({ attribute }: { attribute: AttributeDef | null }) {
             onMove={move}
             onChange={setRow}
           />
+        ) : null}
+        {removed.length ? (
+          <div className="removed-values" role="status">
+            <p>Removed when you save:</p>
+            <ul>
+              {removed.map((v) => (
+                <li key={v.value}>
+                  “{v.name}”{' '}
+                  <button type="button" className="button-secondary button-small" onClick={() => putBack(v)}>
+                    Put back<span className="visually-hidden"> {v.name}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
         ) : null}
         <div className="flag-fields">
           <label className="checkbox">
