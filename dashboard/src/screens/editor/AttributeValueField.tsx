@@ -102,7 +102,7 @@ export function AttributeValueField({
     case 'boolean':
       return (
         <div className={`field field-check${error ? ' field-invalid' : ''}`}>
-          <input id={id} type="checkbox" className="switch-input" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={described} aria-invalid={invalid} />
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={described} aria-invalid={invalid} />
           <label htmlFor={id}>{title}</label>
           {errorText}
         </div>
