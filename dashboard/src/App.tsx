@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
@@ -18,6 +18,13 @@ import { CategoryTranslationPage } from './screens/translations/CategoryTranslat
 import { ProductTranslationPage } from './screens/translations/ProductTranslation';
 import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
+
+// Store configuration screens, loaded when opened: the product list and editor do not carry them.
+const AttributesPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributesPage })));
+const AttributeEditorPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributeEditorPage })));
+const ProductTypesPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypesPage })));
+const ProductTypeEditorPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypeEditorPage })));
+const Later = ({ children }: { children: ReactNode }) => <Suspense fallback={<Loading />}>{children}</Suspense>;
 
 export function App() {
   return (
@@ -91,6 +98,8 @@ const NAV: NavItem[] = [
   { to: 'categories', label: 'Categories', permission: 'manage_products', active: (p) => p.startsWith('categories') },
   { to: 'translations', label: 'Translations', permission: 'manage_products', active: (p) => p.startsWith('translations') },
   { to: 'languages', label: 'Languages and currencies', permission: 'manage_products', active: (p) => p.startsWith('languages') },
+  { to: 'attributes', label: 'Attributes', permission: 'manage_products', active: (p) => p.startsWith('attributes') },
+  { to: 'product-types', label: 'Product types', permission: 'manage_products', active: (p) => p.startsWith('product-types') },
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
@@ -196,6 +205,12 @@ function Routes({ path }: { path: string }) {
   if (path === 'languages') return <LanguagesPage />;
   if ((params = match('products/:id', path))) return <ProductEditorPage productId={params.id!} key={params.id} />;
   if (path === 'categories') return <CategoriesPage />;
+  if (path === 'attributes') return <Later><AttributesPage /></Later>;
+  if (path === 'attributes/new') return <Later><AttributeEditorPage attributeId={null} /></Later>;
+  if ((params = match('attributes/:id', path))) return <Later><AttributeEditorPage attributeId={params.id!} key={params.id} /></Later>;
+  if (path === 'product-types') return <Later><ProductTypesPage /></Later>;
+  if (path === 'product-types/new') return <Later><ProductTypeEditorPage productTypeId={null} /></Later>;
+  if ((params = match('product-types/:id', path))) return <Later><ProductTypeEditorPage productTypeId={params.id!} key={params.id} /></Later>;
   if (path === 'activity') return <HistoryPage productId={null} />;
   if (path === 'api-keys') return <ApiKeysPage />;
   if (path === 'webhooks') return <WebhooksPage />;

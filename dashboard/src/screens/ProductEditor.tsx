@@ -182,7 +182,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   /** Shows a refused save: the summary at the top of the form, focused, and a toast where the eye is. */
   const refused = (errors: FieldErrors, error: ApiError | null, what: string) => {
-    const count = Object.keys(errors).length + Object.keys(error?.fields ?? {}).length + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
+    const count = new Set([...Object.keys(errors), ...Object.keys(error?.fields ?? {})]).size + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
     toast.show({
       tone: 'error',
       message: count ? `${what} was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : `${what} was not saved.`,
@@ -200,8 +200,8 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     const needsVariants = variantsDirty(variants, current, form.name);
     const needsSeo = seoChanged(seo, current);
     if (creating) {
-      const { input, errors } = createInput(form);
-      setLocalErrors(errors);
+      const { input, errors, shown } = createInput(form);
+      setLocalErrors({ ...shown, ...errors });
       if (Object.keys(errors).length) {
         refused(errors, null, 'The product');
         return;
@@ -217,7 +217,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         setCoreError(apiError);
         if (Object.keys(apiError.fields).some((f) => /^(variants|options)\b/.test(f))) setVariantErrors(variantErrorsOf(apiError, variants.options, rowIds));
         setSaving(false);
-        refused({}, apiError, 'The product');
+        refused(shown, apiError, 'The product');
         return;
       }
       const next: Handoff = {};

@@ -1,5 +1,6 @@
 import type { ProductCreateInput, ProductDetailFragment, ProductStatus, ProductUpdateInput, SeoInput } from '../generated/graphql';
 import { fromDateTimeLocal, splitList, toDateTimeLocal } from '../lib/format';
+import { attributesCreateInput, attributesUpdateInput, missingRequired, tidyValues, type AttributeValues } from './attributes/productValues';
 
 /** The product editor's form state and its conversion to and from the API's shapes. */
 
@@ -14,6 +15,9 @@ export interface ProductForm {
   tags: string;
   publishAt: string;
   unpublishAt: string;
+  /** The product type's id ('' for none) and the attribute values ({code: value}). */
+  productTypeId: string;
+  attributes: AttributeValues;
 }
 
 export interface SeoForm {
@@ -36,6 +40,8 @@ export const emptyForm = (): ProductForm => ({
   tags: '',
   publishAt: '',
   unpublishAt: '',
+  productTypeId: '',
+  attributes: {},
 });
 
 export const emptySeo = (): SeoForm => ({ title: '', description: '', slug: '', canonicalUrl: '', ogImageUrl: '', noindex: false });
@@ -52,6 +58,8 @@ export function formFromProduct(p: ProductDetailFragment): ProductForm {
     tags: p.tags.join(', '),
     publishAt: toDateTimeLocal(p.publishAt),
     unpublishAt: toDateTimeLocal(p.unpublishAt),
+    productTypeId: p.productTypeId ?? '',
+    attributes: tidyValues((p.attributes ?? {}) as AttributeValues),
   };
 }
 
@@ -93,7 +101,7 @@ function schedule(text: string, field: string, errors: FieldErrors): string | nu
  * browser's picker did not give). Everything else, a required field left empty included, is the
  * service's to judge: it answers every field's problem at once.
  */
-export function createInput(form: ProductForm): { input: ProductCreateInput; errors: FieldErrors } {
+export function createInput(form: ProductForm): { input: ProductCreateInput; errors: FieldErrors; shown: FieldErrors } {
   const errors: FieldErrors = {};
   const input: ProductCreateInput = {
     name: form.name.trim(),
@@ -111,7 +119,8 @@ export function createInput(form: ProductForm): { input: ProductCreateInput; err
   if (publishAt) input.publishAt = publishAt;
   const unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
   if (unpublishAt) input.unpublishAt = unpublishAt;
-  return { input, errors };
+  Object.assign(input, attributesCreateInput(form.productTypeId, form.attributes));
+  return { input, errors, shown: missingRequired(form.productTypeId, form.attributes) };
 }
 
 /**
@@ -138,6 +147,8 @@ export function updateInput(form: ProductForm, product: ProductDetailFragment): 
   if (splitList(form.tags).join('\n') !== product.tags.join('\n')) input.tags = splitList(form.tags);
   if (form.publishAt !== before.publishAt) input.publishAt = schedule(form.publishAt, 'publishAt', errors);
   if (form.unpublishAt !== before.unpublishAt) input.unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
+  Object.assign(input, attributesUpdateInput(form.productTypeId, form.attributes, product));
+  Object.assign(shown, missingRequired(form.productTypeId, form.attributes));
   return { input, errors, shown };
 }
 

@@ -4,6 +4,8 @@ import { Field } from '../../components/ui';
 import type { ProductDetailFragment, ProductStatus } from '../../generated/graphql';
 import { useWorkspace } from '../../session';
 import type { FieldErrors, ProductForm, SeoForm } from '../productForm';
+import { attributeFieldLabel } from '../attributes/productValues';
+import { AttributesSection } from './AttributesSection';
 import { CategoryPicker, categoryError, firstIndexed } from './CategoryPicker';
 import { DescriptionField } from './DescriptionField';
 import { ImagesEditor } from './ImagesEditor';
@@ -51,6 +53,8 @@ const SEO_LABELS: Record<string, string> = {
 /** A field path of the form or the service (price, variants.2.sku, tags.1) as the merchant reads its label. */
 export function fieldLabel(field: string, currency: string): string {
   if (field === 'price') return `Price (${currency})`;
+  const attribute = attributeFieldLabel(field);
+  if (attribute) return attribute;
   const variant = /^variants\.(\d+)(?:\.(\w+))?/.exec(field);
   if (variant) return `Variant ${Number(variant[1]) + 1}${variant[2] ? ` ${VARIANT_LABELS[variant[2]] ?? variant[2]}` : ''}`;
   const [head, index] = field.split('.');
@@ -119,6 +123,8 @@ export function EditorMain({
         </Field>
         <DescriptionField form={form} setDescription={(d) => set('description', d)} error={fieldError('description')} productId={current?.id ?? null} />
       </section>
+
+      <AttributesSection form={form} set={set} fieldError={fieldError} />
 
       {current ? (
         <div onKeyDown={keepEnter}>
