@@ -1,19 +1,26 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
+import { ScreenBoundary } from './components/screenBoundary';
 import { ToastProvider } from './components/toasts';
 import { SignOutDocument, type SessionFieldsFragment } from './generated/graphql';
 import { Link, match, navigate, useLocation } from './lib/router';
-import { ApiKeysPage } from './screens/ApiKeys';
-import { CategoriesPage } from './screens/Categories';
-import { HistoryPage } from './screens/History';
 import { ProductEditorPage } from './screens/ProductEditor';
 import { ProductListPage } from './screens/ProductList';
 import { safeReturnTo, SignInPage } from './screens/SignIn';
-import { TeamPage } from './screens/Team';
-import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
+
+/*
+ * The product list and editor are in the first bundle (most visits start there); every other screen is a chunk of
+ * its own, loaded when first opened. A new screen: `const XPage = lazy(() => import('./screens/X').then((m) => ({ default: m.XPage })));`
+ */
+const ApiKeysPage = lazy(() => import('./screens/ApiKeys').then((m) => ({ default: m.ApiKeysPage })));
+const CategoriesPage = lazy(() => import('./screens/Categories').then((m) => ({ default: m.CategoriesPage })));
+const HistoryPage = lazy(() => import('./screens/History').then((m) => ({ default: m.HistoryPage })));
+const TeamPage = lazy(() => import('./screens/Team').then((m) => ({ default: m.TeamPage })));
+const WebhooksPage = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhooksPage })));
+const WebhookDetailPage = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhookDetailPage })));
 
 export function App() {
   return (
@@ -171,7 +178,11 @@ function Shell() {
           </ul>
         </nav>
         <main id="main" tabIndex={-1} className="content" key={`${storeId}:${mode}`}>
-          <Routes path={path} />
+          <ScreenBoundary path={path}>
+            <Suspense fallback={<Loading label="Loading the page…" />}>
+              <Routes path={path} />
+            </Suspense>
+          </ScreenBoundary>
         </main>
       </div>
     </div>
