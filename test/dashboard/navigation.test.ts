@@ -6,15 +6,16 @@ import { createProduct } from '../../src/catalog/services/productCreate';
 import { db } from '../../src/platform/db/client';
 import { describeInBrowser, watchPage } from '../helpers/browser';
 import { testContext } from '../helpers/context';
-import { checkScreen, eventually, signIn, startDashboard, type DashboardFixture } from '../helpers/dashboard';
+import { checkPhoneScreen, checkScreen, eventually, nav, signIn, startDashboard, type DashboardFixture } from '../helpers/dashboard';
 import { filePart, restUpload } from '../images/images';
 
 /**
- * Two fixes of the list and the editor (issue 30, item 5): the browser's Back button asks before unsaved edits are
- * lost, as links do; the product list asks the API for each product's first image only (its thumbnail), not all.
+ * Moving around the dashboard (issue 30, item 5): the browser's Back button asks before unsaved edits are lost, as
+ * links do; the product list asks the API for each product's first image only (its thumbnail), not all; screens
+ * other than the list and the editor load when first opened, and one that cannot load says so with a way out.
  */
 
-describeInBrowser('the Back button and the list thumbnails in headless Chromium', () => {
+describeInBrowser('navigation, lazily loaded screens and list thumbnails in headless Chromium', () => {
   let f: DashboardFixture;
   let page: Page;
   let token: string;
@@ -132,5 +133,45 @@ describeInBrowser('the Back button and the list thumbnails in headless Chromium'
 
     expect(watch.external()).toEqual([]);
     expect(watch.errors).toEqual([]);
+  }, 60_000);
+
+  it('loads a screen when it is first opened; one whose code cannot be fetched says so and offers a reload', async () => {
+    const problems: Record<string, string[]> = {};
+    const fresh = await f.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const watch = watchPage(fresh, f.t.url);
+    await signIn(fresh, f);
+    const chunk = (name: string) => watch.requests.filter((u) => new RegExp(`/dashboard/assets/${name}-[\\w-]+\\.js$`).test(u));
+    // The list is in the first bundle; the team's screen is not fetched until it is opened.
+    expect(chunk('Team')).toEqual([]);
+    await nav(fresh, 'Team').click();
+    await fresh.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    expect(chunk('Team')).toHaveLength(1);
+
+    // The webhooks' code cannot be fetched (the connection dropped): the page says so, another screen still opens.
+    await fresh.route(/\/dashboard\/assets\/Webhooks-[\w-]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await nav(fresh, 'Webhooks').click();
+    await fresh.getByRole('heading', { name: 'This page could not be opened', level: 1 }).waitFor();
+    expect(await fresh.getByRole('alert').innerText()).toContain('Check the connection, then reload');
+    await fresh.getByRole('button', { name: 'Reload the page' }).waitFor();
+    await checkScreen(fresh, 'screen-not-loaded', problems);
+    await fresh.setViewportSize({ width: 390, height: 844 });
+    await checkPhoneScreen(fresh, 'screen-not-loaded-phone', problems);
+    await fresh.setViewportSize({ width: 1280, height: 900 });
+    await nav(fresh, 'Categories').click();
+    await fresh.getByRole('heading', { name: 'Categories', level: 1 }).waitFor();
+
+    // Back on a connection: Reload opens the webhooks.
+    await fresh.unroute(/\/dashboard\/assets\/Webhooks-[\w-]+\.js$/);
+    await nav(fresh, 'Webhooks').click();
+    await fresh.getByRole('button', { name: 'Reload the page' }).click();
+    await fresh.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+
+    expect(problems).toEqual({ 'screen-not-loaded': [], 'screen-not-loaded-phone': [] });
+    // The refused fetch is the only error the page met (Chromium logs it, and React reports the failed import).
+    const refused = (e: string) => /Webhooks-[\w-]+\.js|dynamically imported module|ERR_INTERNET_DISCONNECTED/.test(e);
+    expect(watch.errors.filter(refused).length).toBeGreaterThan(0);
+    expect(watch.errors.filter((e) => !refused(e))).toEqual([]);
+    expect(watch.external()).toEqual([]);
+    await fresh.close();
   }, 60_000);
 });
