@@ -4,8 +4,8 @@
  * page. The browser is the system's Chromium, started headless by playwright-core with a DevTools port that
  * Lighthouse connects to. Config: Lighthouse's default, a mobile device with simulated throttling (slow 4G, 4x CPU).
  */
-import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { freePort } from '../scripts/demoService';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -34,17 +34,6 @@ export interface AuditBrowser {
   port: number;
   version: string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function launchAuditBrowser(): Promise<AuditBrowser> {

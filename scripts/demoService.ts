@@ -23,7 +23,8 @@ export interface DemoService {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -130,8 +131,8 @@ export async function seedProducts(s: DemoService, count: number, images = 2): P
   return ids;
 }
 
-/** Signs in as the demo owner through GraphQL `signIn` and returns the session cookie ("svc_session=…"). */
-export async function sessionCookie(s: DemoService): Promise<string> {
+/** Signs in through GraphQL `signIn` (the demo owner, or another account) and returns the session cookie ("svc_session=…"). */
+export async function sessionCookie(s: { url: string; email: string; password: string }): Promise<string> {
   const res = await fetch(`${s.url}/graphql`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -3,6 +3,7 @@ import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { createCategory } from '../../src/catalog/services/categories';
 import { createProduct } from '../../src/catalog/services/productCreate';
 import { auditPage, launchAuditBrowser, type AuditBrowser } from '../../bench/lighthouseAudit';
+import { sessionCookie } from '../../scripts/demoService';
 import { describeInBrowser } from '../helpers/browser';
 import { testContext } from '../helpers/context';
 import { startDashboard, type DashboardFixture } from '../helpers/dashboard';
@@ -39,12 +40,7 @@ describeInBrowser('Lighthouse on the product list', () => {
   });
 
   it('scores accessibility and best practices at 95 or more', async () => {
-    const res = await fetch(`${f.t.url}/graphql`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }', variables: { e: f.email, p: f.password } }),
-    });
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!.split(';')[0]!;
+    const cookie = await sessionCookie({ url: f.t.url, email: f.email, password: f.password });
     const result = await auditPage(lighthouseBrowser, `${f.t.url}/dashboard/products`, cookie);
     // Signed in and on the list (not the sign-in page): the largest paint is in the list, thumbnails loaded.
     expect(result.finalUrl).toBe(`${f.t.url}/dashboard/products`);

@@ -88,6 +88,16 @@ describeInBrowser('navigation, lazily loaded screens and list thumbnails in head
     const refused = (await images(-1)).body.errors![0]!;
     expect(refused.extensions).toMatchObject({ code: 'validation_failed', errors: [{ field: 'first', code: 'too_small' }] });
 
+    // Publishing in the editor keeps all its images, each drawn at its proportions (the list's row is not the editor's).
+    await page.getByRole('link', { name: 'Straw Hat' }).click();
+    await page.getByRole('heading', { name: 'Straw Hat', level: 1 }).waitFor();
+    const cards = page.getByTestId('image-card').locator('img');
+    await eventually(() => cards.count(), (n) => n === 3, 'image cards');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('button', { name: 'Unpublish', exact: true }).waitFor();
+    expect(await cards.evaluateAll((imgs) => imgs.map((img) => img.getAttribute('height')))).toEqual(['160', '160', '160']);
+    expect((await db().product.findUniqueOrThrow({ where: { id: productId } })).status).toBe('active');
+
     expect(problems).toEqual({ 'products-thumbnails': [] });
     expect(watch.external()).toEqual([]);
     expect(watch.errors).toEqual([]);

@@ -7,10 +7,10 @@ import {
   DeleteProductDocument,
   ProductDocument,
   ProductVersionDocument,
-  PublishProductDocument,
+  PublishProductDetailDocument,
   ReplaceProductVariantsDocument,
   SetProductSeoDocument,
-  UnpublishProductDocument,
+  UnpublishProductDetailDocument,
   UpdateProductDocument,
   type ProductDetailFragment,
 } from '../generated/graphql';
@@ -312,8 +312,8 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       const variables = { storeId, mode, id: current.id };
       const fresh =
         action === 'publish'
-          ? (await mutate(PublishProductDocument, variables)).publishProduct
-          : (await mutate(UnpublishProductDocument, variables)).unpublishProduct;
+          ? (await mutate(PublishProductDetailDocument, variables)).publishProduct
+          : (await mutate(UnpublishProductDetailDocument, variables)).unpublishProduct;
       const changed = fresh.status !== current.status;
       adopt(fresh, changed ? 1 : 0);
       setForm((f) => ({ ...f, status: fresh.status }));
