@@ -45,9 +45,9 @@ describeInBrowser('navigation, lazily loaded screens and list thumbnails in head
 
   /** The thumbnail's address and what the list's query asked for and got. */
   const openList = async () => {
-    const response = page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"operationName":"ProductList"'));
-    await page.goto(`${f.t.url}/dashboard/products`);
-    const answer = await response;
+    // Waited for once the new page is committed, so that a list request of the page before is not taken for its own.
+    await page.goto(`${f.t.url}/dashboard/products`, { waitUntil: 'commit' });
+    const answer = await page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"operationName":"ProductList"'));
     const sent = JSON.parse(answer.request().postData()!) as { query: string };
     const body = (await answer.json()) as { data: { products: { items: { name: string; images: { url: string }[] }[] } } };
     const thumb = page.getByRole('row').filter({ hasText: 'Straw Hat' }).locator('img.thumb');
