@@ -4,6 +4,7 @@
  * page. The browser is the system's Chromium, started headless by playwright-core with a DevTools port that
  * Lighthouse connects to. Config: Lighthouse's default, a mobile device with simulated throttling (slow 4G, 4x CPU).
  */
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '../scripts/demoService';
 
@@ -94,4 +95,34 @@ export async function auditPage(browser: AuditBrowser, url: string, cookie: stri
     lighthouseVersion: lhr.lighthouseVersion,
     userAgent: lhr.environment.hostUserAgent,
   };
+}
+
+/**
+ * Lighthouse once in a process of its own (its own browser too), for a test whose service runs in the test's
+ * process: the test stays small and keeps serving while Lighthouse works. The cookie travels in the environment.
+ */
+export async function auditInChildProcess(url: string, cookie: string): Promise<AuditResult> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', __filename, url], {
+    cwd: path.resolve(__dirname, '..'),
+    env: { ...process.env, NODE_OPTIONS: '', LIGHTHOUSE_COOKIE: cookie },
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 180_000,
+  });
+  return JSON.parse(stdout) as AuditResult;
+}
+
+if (require.main === module) {
+  void (async () => {
+    const browser = await launchAuditBrowser();
+    try {
+      process.stdout.write(JSON.stringify(await auditPage(browser, process.argv[2]!, process.env.LIGHTHOUSE_COOKIE ?? '')));
+    } finally {
+      await browser.close();
+    }
+  })().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  });
 }

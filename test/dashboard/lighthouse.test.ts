@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { createCategory } from '../../src/catalog/services/categories';
 import { createProduct } from '../../src/catalog/services/productCreate';
-import { auditPage, launchAuditBrowser, type AuditBrowser } from '../../bench/lighthouseAudit';
+import { auditInChildProcess } from '../../bench/lighthouseAudit';
 import { sessionCookie } from '../../scripts/demoService';
 import { describeInBrowser } from '../helpers/browser';
 import { testContext } from '../helpers/context';
@@ -17,7 +17,6 @@ import { filePart, restUpload } from '../images/images';
 
 describeInBrowser('Lighthouse on the product list', () => {
   let f: DashboardFixture;
-  let lighthouseBrowser: AuditBrowser;
 
   beforeAll(async () => {
     f = await startDashboard('lighthouse');
@@ -31,17 +30,13 @@ describeInBrowser('Lighthouse on the product list', () => {
       const photo = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 120, g: 60 + n * 40, b: 30 } } }).jpeg().toBuffer();
       expect((await restUpload(f.t, f.storeId, token, [{ name: 'product_id', value: id }, filePart(photo, 'hat.jpg', 'image/jpeg')])).status).toBe(201);
     }
-    lighthouseBrowser = await launchAuditBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    await lighthouseBrowser?.close();
-    await f?.close();
-  });
+  afterAll(() => f?.close());
 
   it('scores accessibility and best practices at 95 or more', async () => {
     const cookie = await sessionCookie({ url: f.t.url, email: f.email, password: f.password });
-    const result = await auditPage(lighthouseBrowser, `${f.t.url}/dashboard/products`, cookie);
+    const result = await auditInChildProcess(`${f.t.url}/dashboard/products`, cookie);
     // Signed in and on the list (not the sign-in page): the largest paint is in the list, thumbnails loaded.
     expect(result.finalUrl).toBe(`${f.t.url}/dashboard/products`);
     expect(result.requested.filter((u) => u.includes('/uploads/')).length).toBeGreaterThanOrEqual(1);
