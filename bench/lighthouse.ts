@@ -10,11 +10,10 @@
  *
  * Usage: npm run bench:lighthouse [-- --runs 5] [-- --products 40] [-- --out <file>]
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { startDemoService, seedProducts, sessionCookie } from '../scripts/demoService';
+import { ensureDashboardBuilt, startDemoService, seedProducts, sessionCookie } from '../scripts/demoService';
 import { auditPage, CONFIG_DESCRIPTION, launchAuditBrowser, type AuditResult } from './lighthouseAudit';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -31,18 +30,6 @@ const OUT = path.resolve(option('out') ?? path.join(ROOT, 'bench', 'results', 'l
 const TARGETS = { performance: 90, accessibility: 95, bestPractices: 95 } as const;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
-
-function newest(dir: string): number {
-  return Math.max(...(readdirSync(dir, { recursive: true }) as string[]).filter((n) => !n.startsWith('generated')).map((n) => statSync(path.join(dir, n)).mtimeMs));
-}
-
-function ensureBuilt(): void {
-  const index = path.join(ROOT, 'dashboard', 'dist', 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newest(path.join(ROOT, 'dashboard', 'src'))) return;
-  log('building the dashboard…');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-dashboard.ts'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('the dashboard build failed');
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -102,7 +89,7 @@ function report(pages: PageRuns[], chromium: string, lighthouseVersion: string, 
 }
 
 async function main(): Promise<void> {
-  ensureBuilt();
+  ensureDashboardBuilt(log);
   const loadStart = loadavg()[0]!;
   log('starting the service on a fresh embedded database…');
   const service = await startDemoService();

@@ -1,6 +1,7 @@
 /**
  * The dashboard's screenshots (dashboard/screenshots/<name>.png, 1280x800), taken from the service on a fresh
- * embedded database with the demo store, more products with photos and a few changes, signed in as the demo owner.
+ * embedded database with the demo store, more products with photos and a few changes, signed in as the demo owner
+ * (the dashboard is built first when its sources are newer than dashboard/dist).
  *
  * Usage: npm run dashboard:screenshots [-- <name> …]   (only those screens; default all)
  *
@@ -13,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { type DemoService, merchantApi, seedProducts, sessionCookie, startDemoService } from './demoService';
+import { type DemoService, ensureDashboardBuilt, merchantApi, seedProducts, sessionCookie, startDemoService } from './demoService';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT_DIR = path.join(ROOT, 'dashboard', 'screenshots');
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`no such screen: ${unknown.join(', ')} (screens: ${SCREENS.map((s) => s.name).join(', ')})`);
   const screens = only.length ? SCREENS.filter((s) => only.includes(s.name)) : SCREENS;
 
+  ensureDashboardBuilt();
   const service = await startDemoService({ OAUTH_ENABLED: 'true' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
   try {

@@ -3,14 +3,25 @@
  * the dashboard in a browser (`npm run dashboard:screenshots`, `npm run bench:lighthouse`). The database lives in a
  * temporary directory removed by stop().
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 
 const ROOT = path.resolve(__dirname, '..');
+
+/** Builds the dashboard (`npm run dashboard:build`) when dashboard/dist is missing or older than its sources. */
+export function ensureDashboardBuilt(log: (line: string) => void = console.error): void {
+  const index = path.join(ROOT, 'dashboard', 'dist', 'index.html');
+  const src = path.join(ROOT, 'dashboard', 'src');
+  const newest = Math.max(...(readdirSync(src, { recursive: true }) as string[]).filter((n) => !n.startsWith('generated')).map((n) => statSync(path.join(src, n)).mtimeMs));
+  if (existsSync(index) && statSync(index).mtimeMs >= newest) return;
+  log('building the dashboard…');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-dashboard.ts'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } });
+  if (r.status !== 0) throw new Error('the dashboard build failed');
+}
 
 export interface DemoService {
   url: string;
