@@ -1,30 +1,34 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
+import { ScreenBoundary } from './components/screenBoundary';
 import { ToastProvider } from './components/toasts';
 import { SignOutDocument, type SessionFieldsFragment } from './generated/graphql';
 import { Link, match, navigate, useLocation } from './lib/router';
-import { ApiKeysPage } from './screens/ApiKeys';
-import { CategoriesPage } from './screens/Categories';
-import { HistoryPage } from './screens/History';
-import { LanguagesPage } from './screens/Languages';
 import { ProductEditorPage } from './screens/ProductEditor';
 import { ProductListPage } from './screens/ProductList';
 import { safeReturnTo, SignInPage } from './screens/SignIn';
-import { TeamPage } from './screens/Team';
-import { TranslationsPage } from './screens/Translations';
-import { CategoryTranslationPage } from './screens/translations/CategoryTranslation';
-import { ProductTranslationPage } from './screens/translations/ProductTranslation';
-import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
 
-// Store configuration screens, loaded when opened: the product list and editor do not carry them.
+/*
+ * The product list and editor are in the first bundle (most visits start there); every other screen is a chunk of
+ * its own, loaded when first opened. A new screen: `const XPage = lazy(() => import('./screens/X').then((m) => ({ default: m.XPage })));`
+ */
+const ApiKeysPage = lazy(() => import('./screens/ApiKeys').then((m) => ({ default: m.ApiKeysPage })));
+const CategoriesPage = lazy(() => import('./screens/Categories').then((m) => ({ default: m.CategoriesPage })));
+const HistoryPage = lazy(() => import('./screens/History').then((m) => ({ default: m.HistoryPage })));
+const TeamPage = lazy(() => import('./screens/Team').then((m) => ({ default: m.TeamPage })));
+const WebhooksPage = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhooksPage })));
+const WebhookDetailPage = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.WebhookDetailPage })));
+const LanguagesPage = lazy(() => import('./screens/Languages').then((m) => ({ default: m.LanguagesPage })));
+const TranslationsPage = lazy(() => import('./screens/Translations').then((m) => ({ default: m.TranslationsPage })));
+const ProductTranslationPage = lazy(() => import('./screens/translations/ProductTranslation').then((m) => ({ default: m.ProductTranslationPage })));
+const CategoryTranslationPage = lazy(() => import('./screens/translations/CategoryTranslation').then((m) => ({ default: m.CategoryTranslationPage })));
 const AttributesPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributesPage })));
 const AttributeEditorPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributeEditorPage })));
 const ProductTypesPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypesPage })));
 const ProductTypeEditorPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypeEditorPage })));
-const Later = ({ children }: { children: ReactNode }) => <Suspense fallback={<Loading />}>{children}</Suspense>;
 
 export function App() {
   return (
@@ -186,7 +190,11 @@ function Shell() {
           </ul>
         </nav>
         <main id="main" tabIndex={-1} className="content" key={`${storeId}:${mode}`}>
-          <Routes path={path} />
+          <ScreenBoundary path={path}>
+            <Suspense fallback={<Loading label="Loading the page…" />}>
+              <Routes path={path} />
+            </Suspense>
+          </ScreenBoundary>
         </main>
       </div>
     </div>
@@ -205,12 +213,12 @@ function Routes({ path }: { path: string }) {
   if (path === 'languages') return <LanguagesPage />;
   if ((params = match('products/:id', path))) return <ProductEditorPage productId={params.id!} key={params.id} />;
   if (path === 'categories') return <CategoriesPage />;
-  if (path === 'attributes') return <Later><AttributesPage /></Later>;
-  if (path === 'attributes/new') return <Later><AttributeEditorPage attributeId={null} /></Later>;
-  if ((params = match('attributes/:id', path))) return <Later><AttributeEditorPage attributeId={params.id!} key={params.id} /></Later>;
-  if (path === 'product-types') return <Later><ProductTypesPage /></Later>;
-  if (path === 'product-types/new') return <Later><ProductTypeEditorPage productTypeId={null} /></Later>;
-  if ((params = match('product-types/:id', path))) return <Later><ProductTypeEditorPage productTypeId={params.id!} key={params.id} /></Later>;
+  if (path === 'attributes') return <AttributesPage />;
+  if (path === 'attributes/new') return <AttributeEditorPage attributeId={null} />;
+  if ((params = match('attributes/:id', path))) return <AttributeEditorPage attributeId={params.id!} key={params.id} />;
+  if (path === 'product-types') return <ProductTypesPage />;
+  if (path === 'product-types/new') return <ProductTypeEditorPage productTypeId={null} />;
+  if ((params = match('product-types/:id', path))) return <ProductTypeEditorPage productTypeId={params.id!} key={params.id} />;
   if (path === 'activity') return <HistoryPage productId={null} />;
   if (path === 'api-keys') return <ApiKeysPage />;
   if (path === 'webhooks') return <WebhooksPage />;

@@ -123,6 +123,17 @@ describe('the cost of list fields scales with their page size', () => {
     expect(codeOf(await sendOther({ n: 100, all: false }))).toBe('query_too_complex');
   });
 
+  it("counts a product's images as 10 without `first` and by `first` with it", async () => {
+    // Each alias: 100 products × (1 + images × 4 fields). Whole lists count 10 images: 4,201 an alias, 10 of them fit under 50,000 and 12 do not.
+    const aliases = (n: number, args: string) =>
+      `query($s: ID!) { ${Array.from({ length: n }, (_, i) => `p${i}: products(storeId: $s, perPage: 100) { items { images${args} { id url width height } } }`).join(' ')} }`;
+    const send = (n: number, args = '') => t.graphql(aliases(n, args), { s: a.storeId }, { token: a.ownerToken });
+    expect((await send(10)).body.errors).toBeUndefined();
+    expect(codeOf(await send(12))).toBe('query_too_complex');
+    expect((await send(12, '(first: 1)')).body.errors).toBeUndefined();
+    expect(codeOf(await send(10, '(first: 20)'))).toBe('query_too_complex');
+  });
+
   it('counts connections by `first`', async () => {
     const conn = (first: number) => `productsConnection(storeId: $s, first: ${first}) { edges { node { ${FULL_PRODUCT} } } }`;
     const res = await t.graphql(`query($s: ID!) { a: ${conn(100)} b: ${conn(100)} c: ${conn(100)} }`, { s: a.storeId }, { token: a.ownerToken });

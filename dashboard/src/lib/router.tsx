@@ -8,16 +8,30 @@ export const BASE = import.meta.env.BASE_URL.endsWith('/') ? import.meta.env.BAS
 
 const CHANGE = 'dashboard:navigate';
 
+/** The pages read the location through this event only: a Back or Forward (popstate) passes the leave guard first. */
 function subscribe(callback: () => void): () => void {
-  window.addEventListener('popstate', callback);
   window.addEventListener(CHANGE, callback);
-  return () => {
-    window.removeEventListener('popstate', callback);
-    window.removeEventListener(CHANGE, callback);
-  };
+  return () => window.removeEventListener(CHANGE, callback);
 }
 
 const snapshot = () => window.location.pathname + window.location.search;
+
+/** The address the app shows (the browser's own may already be another during a Back that is not yet allowed). */
+let shown = typeof window === 'undefined' ? '' : snapshot();
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('popstate', () => {
+    const target = snapshot();
+    if (target === shown) return;
+    if (leaveGuards.size > 0 && !window.confirm(UNSAVED)) {
+      // Stay: the browser has already moved to the other entry, so the page's own address is put back on top.
+      window.history.pushState(null, '', shown);
+      return;
+    }
+    shown = target;
+    window.dispatchEvent(new Event(CHANGE));
+  });
+}
 
 export function href(to: string): string {
   return BASE + to.replace(/^\//, '');
@@ -42,8 +56,8 @@ const leaveGuards = new Set<() => boolean>();
 const UNSAVED = 'You have unsaved changes. Leave this page and lose them?';
 
 /**
- * Warns before leaving a page while `active` (unsaved edits): an in-app link or navigate() asks first, and the
- * browser asks before a reload, a typed address or closing the tab.
+ * Warns before leaving a page while `active` (unsaved edits): an in-app link, navigate() and the browser's Back and
+ * Forward buttons ask first, and the browser asks before a reload, a typed address or closing the tab.
  */
 export function useLeaveGuard(active: boolean): void {
   useEffect(() => {
@@ -70,6 +84,7 @@ export function navigate(to: string, options: { replace?: boolean; force?: boole
   if (options.force) leaveGuards.clear();
   if (options.replace) window.history.replaceState(null, '', target);
   else window.history.pushState(null, '', target);
+  shown = target;
   window.dispatchEvent(new Event(CHANGE));
   // A new page starts at its top, as a page load would.
   if (!options.replace) window.scrollTo(0, 0);

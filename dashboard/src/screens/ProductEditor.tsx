@@ -7,9 +7,9 @@ import {
   DeleteProductDocument,
   ProductDocument,
   ProductVersionDocument,
-  PublishProductDocument,
+  PublishProductDetailDocument,
   SetProductSeoDocument,
-  UnpublishProductDocument,
+  UnpublishProductDetailDocument,
   UpdateProductDocument,
   type ProductDetailFragment,
 } from '../generated/graphql';
@@ -340,8 +340,8 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       const variables = { storeId, mode, id: current.id };
       const fresh =
         action === 'publish'
-          ? (await mutate(PublishProductDocument, variables)).publishProduct
-          : (await mutate(UnpublishProductDocument, variables)).unpublishProduct;
+          ? (await mutate(PublishProductDetailDocument, variables)).publishProduct
+          : (await mutate(UnpublishProductDetailDocument, variables)).unpublishProduct;
       const changed = fresh.status !== current.status;
       // The list's shape of the product: its images lack the editor's sizes, so the editor keeps its own.
       const { images: _listImages, ...published } = fresh;

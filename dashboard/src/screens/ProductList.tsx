@@ -248,7 +248,7 @@ function ProductRow({
   onToggle: () => void;
 }) {
   const low = product.inventoryQuantity <= product.lowStockThreshold;
-  const thumbnail = [...product.images].sort((a, b) => a.position - b.position)[0];
+  const thumbnail = product.images[0];
   return (
     <tr className={checked ? 'row-selected' : undefined}>
       <td className="col-check">

@@ -152,14 +152,20 @@ function pageTypesOf(schema: GraphQLSchema): Set<string> {
 /**
  * Each field costs 1 plus what it selects; a field with a page-size argument
  * (perPage, first, last, limit: given, or the default page) multiplies what it
- * selects by that size, and any other list of objects by UNPAGED_LIST_SIZE.
+ * selects by that size, and any other list of objects (or one whose page-size
+ * argument is left out and then returns all: images) by UNPAGED_LIST_SIZE.
  * Introspection costs nothing (GraphiQL's schema query must always pass).
  */
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const pageTypes = pageTypesOf(schema);
   return ({ type, field, args, childComplexity }) => {
     if (field.name.startsWith('__')) return 0;
-    if (isPaged(field)) return 1 + (pageSizeOf(args) ?? DEFAULT_PAGE_SIZE) * childComplexity;
+    if (isPaged(field)) {
+      const size = pageSizeOf(args);
+      // A list that is cut only when asked (a product's images(first:)) is whole without the argument: any other list's count.
+      if (size === undefined && isObjectList(field.type)) return 1 + UNPAGED_LIST_SIZE * childComplexity;
+      return 1 + (size ?? DEFAULT_PAGE_SIZE) * childComplexity;
+    }
     if (isObjectList(field.type) && !pageTypes.has(type.name)) return 1 + UNPAGED_LIST_SIZE * childComplexity;
     return 1 + childComplexity;
   };

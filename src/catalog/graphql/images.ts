@@ -4,6 +4,7 @@ import { productWrite } from '../services/stagedChanges';
 import { APPLY_TO_ARG_DOC, STAGED_ARG_DOC, StagedApplyTo, writeTarget } from './stagedArgs';
 import type { FileUpload } from 'graphql-upload-minimal';
 import * as images from '../services/images';
+import { AppError } from '../../platform/errors';
 import { builder, capability, type GraphQLContext } from '../../api/graphql/builder';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
 
@@ -40,7 +41,16 @@ builder.prismaObject('ProductImage', {
 });
 
 builder.prismaObjectField('Product', 'images', (t) =>
-  t.relation('images', { description: 'Images in display order', query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
+  t.relation('images', {
+    description: 'Images in display order',
+    args: { first: t.arg.int({ description: 'Only the first this many (a list\'s thumbnail: first: 1); all when left out. Not negative (validation_failed)' }) },
+    query: (args) => {
+      if (args.first != null && args.first < 0) {
+        throw new AppError('validation_failed', 'first: must be 0 or more', { errors: [{ field: 'first', code: 'too_small', message: 'must be 0 or more' }] });
+      }
+      return { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }], ...(args.first != null ? { take: args.first } : {}) };
+    },
+  }),
 );
 
 builder.mutationFields((t) => ({
