@@ -8,6 +8,9 @@ import { Link, match, navigate, useLocation } from './lib/router';
 import { ApiKeysPage } from './screens/ApiKeys';
 import { CategoriesPage } from './screens/Categories';
 import { HistoryPage } from './screens/History';
+import { ImportExportPage } from './screens/ImportExport';
+import { InvitePage } from './screens/Invite';
+import { OAuthAppsPage } from './screens/OAuthApps';
 import { ProductEditorPage } from './screens/ProductEditor';
 import { ProductListPage } from './screens/ProductList';
 import { safeReturnTo, SignInPage } from './screens/SignIn';
@@ -29,6 +32,12 @@ export function App() {
 
 function Root() {
   const { state, reload } = useSession();
+  const { path } = useLocation();
+  const invitation = match('invite/:token', path);
+  // An invitation link opens its page whether or not someone is signed in (outside the signed-in shell).
+  if (invitation && (state.status === 'signedIn' || state.status === 'signedOut')) {
+    return <InvitePage token={invitation.token!} signedInAs={state.status === 'signedIn' ? state.session.user : null} />;
+  }
   if (state.status === 'loading') {
     return (
       <main id="main" className="centered-page">
@@ -88,6 +97,8 @@ const NAV: NavItem[] = [
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
+  { to: 'import-export', label: 'Import and export', permission: 'manage_products', active: (p) => p.startsWith('import-export') },
+  { to: 'oauth-apps', label: 'OAuth apps', active: (p) => p.startsWith('oauth-apps') },
   { to: 'team', label: 'Team', active: (p) => p.startsWith('team') },
 ];
 
@@ -191,6 +202,8 @@ function Routes({ path }: { path: string }) {
   if (path === 'webhooks') return <WebhooksPage />;
   if ((params = match('webhooks/:id', path))) return <WebhookDetailPage endpointId={params.id!} key={params.id} />;
   if (path === 'team') return <TeamPage />;
+  if (path === 'import-export') return <ImportExportPage />;
+  if (path === 'oauth-apps') return <OAuthAppsPage />;
   return <NotFound />;
 }
 
