@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
@@ -8,15 +8,17 @@ import { Link, match, navigate, useLocation } from './lib/router';
 import { ApiKeysPage } from './screens/ApiKeys';
 import { CategoriesPage } from './screens/Categories';
 import { HistoryPage } from './screens/History';
-import { ImportExportPage } from './screens/ImportExport';
-import { InvitePage } from './screens/Invite';
-import { OAuthAppsPage } from './screens/OAuthApps';
 import { ProductEditorPage } from './screens/ProductEditor';
 import { ProductListPage } from './screens/ProductList';
 import { safeReturnTo, SignInPage } from './screens/SignIn';
 import { TeamPage } from './screens/Team';
 import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
+
+// Screens most visits never open load when first shown, keeping the product list's bundle small.
+const ImportExportPage = lazy(() => import('./screens/ImportExport').then((m) => ({ default: m.ImportExportPage })));
+const OAuthAppsPage = lazy(() => import('./screens/OAuthApps').then((m) => ({ default: m.OAuthAppsPage })));
+const InvitePage = lazy(() => import('./screens/Invite').then((m) => ({ default: m.InvitePage })));
 
 export function App() {
   return (
@@ -36,7 +38,11 @@ function Root() {
   const invitation = match('invite/:token', path);
   // An invitation link opens its page whether or not someone is signed in (outside the signed-in shell).
   if (invitation && (state.status === 'signedIn' || state.status === 'signedOut')) {
-    return <InvitePage token={invitation.token!} signedInAs={state.status === 'signedIn' ? state.session.user : null} />;
+    return (
+      <Later>
+        <InvitePage token={invitation.token!} signedInAs={state.status === 'signedIn' ? state.session.user : null} />
+      </Later>
+    );
   }
   if (state.status === 'loading') {
     return (
@@ -202,9 +208,24 @@ function Routes({ path }: { path: string }) {
   if (path === 'webhooks') return <WebhooksPage />;
   if ((params = match('webhooks/:id', path))) return <WebhookDetailPage endpointId={params.id!} key={params.id} />;
   if (path === 'team') return <TeamPage />;
-  if (path === 'import-export') return <ImportExportPage />;
-  if (path === 'oauth-apps') return <OAuthAppsPage />;
+  if (path === 'import-export')
+    return (
+      <Later>
+        <ImportExportPage />
+      </Later>
+    );
+  if (path === 'oauth-apps')
+    return (
+      <Later>
+        <OAuthAppsPage />
+      </Later>
+    );
   return <NotFound />;
+}
+
+/** A screen loaded when first shown. */
+function Later({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading label="Loading…" />}>{children}</Suspense>;
 }
 
 function Landing() {

@@ -151,6 +151,24 @@ describeInBrowser('import and export, OAuth apps and invitations in the dashboar
     await hasText(card, 'Suspended');
     expect((await db().oAuthApp.findUniqueOrThrow({ where: { id: app.id } })).status).toBe('suspended');
     await card.getByRole('button', { name: 'Activate Stock sync' }).waitFor();
+    await card.getByRole('button', { name: 'Activate Stock sync' }).click();
+    await toast(page, '“Stock sync” is active again.').waitFor();
+    expect((await db().oAuthApp.findUniqueOrThrow({ where: { id: app.id } })).status).toBe('active');
+
+    // The store's connected apps: one the owner approved (as the consent page records it), disconnected here.
+    const grant = await db().oAuthGrant.create({
+      data: { appId: app.id, storeId: f.storeId, userId: f.userId, mode: 'live', scopes: ['products:read'], redirectUri: 'https://sync.example/callback', codeChallenge: 'x'.repeat(43) },
+    });
+    await page.reload();
+    const connected = page.getByRole('table', { name: 'Apps connected to Mira’s Hats' });
+    await hasText(connected, 'Read products');
+    await hasText(connected, f.email);
+    await checkScreen(page, 'oauth-apps-connected', problems);
+    await connected.getByRole('button', { name: 'Disconnect Stock sync' }).click();
+    await connected.getByRole('button', { name: 'Disconnect now' }).click();
+    await toast(page, 'Disconnected “Stock sync” from Mira’s Hats.').waitFor();
+    await hasText(connected, 'Disconnected');
+    expect((await db().oAuthGrant.findUniqueOrThrow({ where: { id: grant.id } })).revokedAt).not.toBeNull();
 
     // --- Invite a new member by link -----------------------------------------------------------------------
     const invitee = `invitee-${Date.now().toString(36)}@example.test`;

@@ -257,7 +257,7 @@ function ImportForm({ onStarted }: { onStarted: (id: string) => void }) {
             )}
           </Field>
         </div>
-        <fieldset className="field">
+        <fieldset className="field checkbox-group">
           <legend>When some rows have problems</legend>
           <label className="checkbox">
             <input type="radio" name="error-policy" checked={policy === 'reject_everything'} onChange={() => setPolicy('reject_everything')} />
@@ -347,6 +347,16 @@ function ImportProgress({ importId, onFinished }: { importId: string; onFinished
     }
   };
 
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shownOnce = useRef(false);
+  useEffect(() => {
+    // The import just started (or chosen from the list) is where the eye should go.
+    if (!job || shownOnce.current) return;
+    shownOnce.current = true;
+    headingRef.current?.scrollIntoView({ block: 'start' });
+    headingRef.current?.focus({ preventScroll: true });
+  }, [job]);
+
   if (error && !job) return <ErrorMessage error={error} title="The import could not be loaded." />;
   if (!job) return <Loading label="Loading the import…" />;
   const total = Math.max(job.rowsTotal, 1);
@@ -356,7 +366,7 @@ function ImportProgress({ importId, onFinished }: { importId: string; onFinished
 
   return (
     <section className="panel import-progress" aria-labelledby="import-progress-title">
-      <h2 id="import-progress-title">
+      <h2 id="import-progress-title" ref={headingRef} tabIndex={-1}>
         {job.dryRun ? 'Check of' : 'Import of'} “{job.fileName}”
       </h2>
       <p>

@@ -16,6 +16,15 @@ import { useSession } from '../session';
 
 const MIN_PASSWORD = 8;
 
+/** Ends the session of this browser; one already gone is as good. */
+async function signOutQuietly(): Promise<void> {
+  try {
+    await mutate(SignOutDocument, {});
+  } catch {
+    // The session may already be gone: what follows is the same.
+  }
+}
+
 function linkProblem(error: ApiError): string {
   switch (error.code) {
     case 'not_found':
@@ -88,13 +97,7 @@ function Joined({
 }) {
   const { signedOut } = useSession();
   const toSignIn = async () => {
-    if (signedIn) {
-      try {
-        await mutate(SignOutDocument, {});
-      } catch {
-        // The session may already be gone: the sign-in page follows either way.
-      }
-    }
+    if (signedIn) await signOutQuietly();
     signedOut(`Sign in as ${joined.email} to start working on ${joined.storeName}.`);
     navigate('sign-in', { replace: true, force: true });
   };
@@ -212,11 +215,7 @@ function ExistingAccount({
   }
   if (signedInAs.email.toLowerCase() !== email.toLowerCase()) {
     const switchAccount = async () => {
-      try {
-        await mutate(SignOutDocument, {});
-      } catch {
-        // Signed out already.
-      }
+      await signOutQuietly();
       signedOut();
     };
     return (

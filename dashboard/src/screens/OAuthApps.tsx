@@ -189,6 +189,7 @@ function RegisterForm({ onCreated }: { onCreated: (app: OAuthAppFieldsFragment, 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
+  const errorToast = useRef<number | null>(null);
   const errors = registerErrors(error);
   useLeaveGuard(open && (name.trim() !== '' || uris.trim() !== ''));
 
@@ -202,6 +203,7 @@ function RegisterForm({ onCreated }: { onCreated: (app: OAuthAppFieldsFragment, 
         .map((u) => u.trim())
         .filter(Boolean);
       const data = await mutate(CreateOAuthAppDocument, { input: { name: name.trim(), redirectUris, allowedScopes: scopes } });
+      if (errorToast.current !== null) toast.dismiss(errorToast.current);
       toast.show({ message: `Registered “${data.createOAuthApp.app.name}”.` });
       setName('');
       setUris('');
@@ -211,7 +213,8 @@ function RegisterForm({ onCreated }: { onCreated: (app: OAuthAppFieldsFragment, 
       const apiError = toApiError(caught);
       setError(apiError);
       const count = Object.keys(apiError.fields).length;
-      if (count > 0) toast.show({ message: `The app was not registered: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.`, tone: 'error' });
+      if (errorToast.current !== null) toast.dismiss(errorToast.current);
+      if (count > 0) errorToast.current = toast.show({ message: `The app was not registered: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.`, tone: 'error' });
       nameRef.current?.focus();
     } finally {
       setBusy(false);

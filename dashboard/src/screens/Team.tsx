@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { mutate, toApiError, type ApiError } from '../api/client';
 import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
@@ -7,10 +7,13 @@ import { AddStoreMemberDocument, RemoveStoreMemberDocument, StoreMembersDocument
 import { formatDateTime } from '../lib/format';
 import { inOrder, labelsOf, PERMISSIONS } from '../lib/permissions';
 import { useWorkspace } from '../session';
-import { InvitationsSection } from './team/Invitations';
+import { PermissionChoices } from '../components/PermissionChoices';
 
 /** The id of a permission's explanation in the "Add a member" form, which the members' checkboxes point to as well. */
 const helpId = (permission: string) => `permission-help-${permission}`;
+
+/** Invitations by link, loaded when the owner's Team screen is first shown. */
+const InvitationsSection = lazy(() => import('./team/Invitations').then((m) => ({ default: m.InvitationsSection })));
 
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
@@ -122,7 +125,9 @@ function OwnerView() {
           reload();
         }}
       />
-      <InvitationsSection />
+      <Suspense fallback={<Loading label="Loading invitations…" />}>
+        <InvitationsSection />
+      </Suspense>
     </>
   );
 }
@@ -312,28 +317,7 @@ function AddMemberForm({ onAdded }: { onAdded: (member: MemberFieldsFragment) =>
             />
           )}
         </Field>
-        <fieldset className="field checkbox-group">
-          <legend>Permissions</legend>
-          <div className="checkbox-list checkbox-list-column">
-            {PERMISSIONS.map((p) => (
-              <div key={p.value}>
-                <label className="checkbox">
-                  <input
-                    type="checkbox"
-                    aria-describedby={helpId(p.value)}
-                    checked={permissions.includes(p.value)}
-                    onChange={() => setPermissions((current) => (current.includes(p.value) ? current.filter((x) => x !== p.value) : [...current, p.value]))}
-                  />
-                  {p.label}
-                </label>
-                <p className="hint" id={helpId(p.value)}>
-                  {p.help}
-                </p>
-              </div>
-            ))}
-          </div>
-          {errors.permissions ? <p className="field-error">{errors.permissions}</p> : null}
-        </fieldset>
+        <PermissionChoices legend="Permissions" chosen={permissions} onChange={setPermissions} helpPrefix={helpId('')} error={errors.permissions} />
         {errors.other ? <ErrorMessage error={errors.other} title="The member was not added." /> : null}
         <div className="button-row">
           <button type="submit" className="button-primary" disabled={busy}>

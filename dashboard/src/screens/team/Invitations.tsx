@@ -5,7 +5,8 @@ import { Badge, ConfirmButton, ErrorMessage, Field, Loading, SecretReveal } from
 import { useToast } from '../../components/toasts';
 import { InviteStoreMemberDocument, RevokeStoreInvitationDocument, StoreInvitationsDocument, type InvitationFieldsFragment } from '../../generated/graphql';
 import { formatDateTime } from '../../lib/format';
-import { inOrder, labelsOf, PERMISSIONS } from '../../lib/permissions';
+import { PermissionChoices } from '../../components/PermissionChoices';
+import { inOrder, labelsOf } from '../../lib/permissions';
 import { useLeaveGuard } from '../../lib/router';
 import { useWorkspace } from '../../session';
 
@@ -190,28 +191,7 @@ function InviteForm({ onInvited }: { onInvited: (invitation: InvitationFieldsFra
           />
         )}
       </Field>
-      <fieldset className="field checkbox-group">
-        <legend>Permissions once they join</legend>
-        <div className="checkbox-list checkbox-list-column">
-          {PERMISSIONS.map((p) => (
-            <div key={p.value}>
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  aria-describedby={`invite-permission-help-${p.value}`}
-                  checked={permissions.includes(p.value)}
-                  onChange={() => setPermissions((current) => (current.includes(p.value) ? current.filter((x) => x !== p.value) : [...current, p.value]))}
-                />
-                {p.label}
-              </label>
-              <p className="hint" id={`invite-permission-help-${p.value}`}>
-                {p.help}
-              </p>
-            </div>
-          ))}
-        </div>
-        {errors.permissions ? <p className="field-error">{errors.permissions}</p> : null}
-      </fieldset>
+      <PermissionChoices legend="Permissions once they join" chosen={permissions} onChange={setPermissions} helpPrefix="invite-permission-help-" error={errors.permissions} />
       {errors.other ? <ErrorMessage error={errors.other} title="The invitation was not made." /> : null}
       <div className="button-row">
         <button type="submit" className="button-primary" disabled={busy}>
