@@ -73,7 +73,7 @@ describe('store invitations', () => {
     // Single use.
     const again = await t.graphql(ACCEPT, { token: made.link.token, name: 'Someone', password: 'another password' });
     expect(codeOf(again)).toBe('invitation_unusable');
-    expect(again.body.errors[0].extensions.reason).toBe('used');
+    expect(again.body.errors[0].extensions.invitation_state).toBe('used');
     expect(codeOf(await t.graphql(PREVIEW, { token: made.link.token }))).toBe('invitation_unusable');
     const after = await t.graphql(LIST, { storeId: a.storeId }, { token: a.ownerToken });
     expect(after.body.data.storeInvitations.find((i: { id: string }) => i.id === made.invitation.id)).toMatchObject({ status: 'accepted', acceptedAt: expect.any(String) });
@@ -126,7 +126,7 @@ describe('store invitations', () => {
     try {
       const expired = await t.graphql(ACCEPT, { token: expiring.link.token, name: 'Late', password: 'long enough password' });
       expect(codeOf(expired)).toBe('invitation_unusable');
-      expect(expired.body.errors[0].extensions.reason).toBe('expired');
+      expect(expired.body.errors[0].extensions.invitation_state).toBe('expired');
       const listed = await t.graphql(LIST, { storeId: a.storeId }, { token: a.ownerToken });
       expect(listed.body.data.storeInvitations.find((i: { id: string }) => i.id === expiring.invitation.id).status).toBe('expired');
     } finally {
@@ -137,7 +137,7 @@ describe('store invitations', () => {
     expect(revoked.body.data.revokeStoreInvitation).toMatchObject({ id: made.invitation.id, status: 'revoked' });
     const refused = await t.graphql(ACCEPT, { token: made.link.token, name: 'X', password: 'long enough password' });
     expect(codeOf(refused)).toBe('invitation_unusable');
-    expect(refused.body.errors[0].extensions.reason).toBe('revoked');
+    expect(refused.body.errors[0].extensions.invitation_state).toBe('revoked');
     const types = await db().event.findMany({ where: { resourceId: made.invitation.id }, orderBy: { id: 'asc' }, select: { type: true } });
     expect(types.map((e) => e.type)).toEqual(['member.invited', 'member.invitation_revoked']);
     const invitedEmails = [made.invitation, expiring.invitation].map((i) => i.id);

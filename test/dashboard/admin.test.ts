@@ -91,7 +91,7 @@ describeInBrowser('import and export, OAuth apps and invitations in the dashboar
     await nav(page, 'Products').click();
     await page.getByLabel('Search').fill('Alpha');
     await page.getByLabel('Search').press('Enter');
-    await eventually(() => page.url(), (u) => u.includes('q=Alpha'), 'the list filtered');
+    await eventually(async () => page.url(), (u) => u.includes('q=Alpha'), 'the list filtered');
     await page.getByRole('link', { name: 'Import or export' }).click();
     await page.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
     const exportForm = page.getByRole('form', { name: 'Export products' });

@@ -259,7 +259,7 @@ builder.queryField('storeInvitation', (t) =>
   t.field({
     type: InvitationPreview,
     description:
-      'The invitation an invitation link names, for its page: needs no credential (the token is the proof). Unknown token: not_found; expired, used or revoked: invitation_unusable (reason).',
+      'The invitation an invitation link names, for its page: needs no credential (the token is the proof). Unknown token: not_found; expired, used or revoked: invitation_unusable (invitation_state).',
     args: { token: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) =>
       throttledByToken(ctx, args.token, async () => {

@@ -136,7 +136,7 @@ const unusable = (reason: 'expired' | 'used' | 'revoked') =>
       used: 'This invitation has already been used',
       revoked: 'This invitation was withdrawn by the store owner',
     }[reason],
-    { details: { reason } },
+    { details: { invitation_state: reason } },
   );
 
 /** The pending invitation a token names, or 404 (unknown, mistyped) / 410 (expired, used, revoked). */

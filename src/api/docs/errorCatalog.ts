@@ -211,7 +211,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     example: 'The OAuth authorization flow is not enabled on this service',
   },
   invitation_unusable: {
-    meaning: 'The invitation link was right but can no longer be used: it expired (links last 7 days), was already used, or the store owner withdrew it. `reason` says which: expired, used or revoked.',
+    meaning: 'The invitation link was right but can no longer be used: it expired (links last 7 days), was already used, or the store owner withdrew it. `invitation_state` says which: expired, used or revoked.',
     action: 'Ask the store owner for a new invitation.',
     example: 'This invitation has expired; ask the store owner for a new one',
     graphqlOnly: true,
