@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
@@ -8,17 +8,26 @@ import { Link, match, navigate, useLocation } from './lib/router';
 import { ApiKeysPage } from './screens/ApiKeys';
 import { CategoriesPage } from './screens/Categories';
 import { HistoryPage } from './screens/History';
+import { LanguagesPage } from './screens/Languages';
 import { ProductEditorPage } from './screens/ProductEditor';
 import { ProductListPage } from './screens/ProductList';
 import { safeReturnTo, SignInPage } from './screens/SignIn';
 import { TeamPage } from './screens/Team';
+import { TranslationsPage } from './screens/Translations';
+import { CategoryTranslationPage } from './screens/translations/CategoryTranslation';
+import { ProductTranslationPage } from './screens/translations/ProductTranslation';
 import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
 
-// Screens most visits never open load when first shown, keeping the product list's bundle small.
+// Store configuration screens, loaded when opened: the product list and editor do not carry them.
+const AttributesPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributesPage })));
+const AttributeEditorPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributeEditorPage })));
+const ProductTypesPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypesPage })));
+const ProductTypeEditorPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypeEditorPage })));
 const ImportExportPage = lazy(() => import('./screens/ImportExport').then((m) => ({ default: m.ImportExportPage })));
 const OAuthAppsPage = lazy(() => import('./screens/OAuthApps').then((m) => ({ default: m.OAuthAppsPage })));
 const InvitePage = lazy(() => import('./screens/Invite').then((m) => ({ default: m.InvitePage })));
+const Later = ({ children }: { children: ReactNode }) => <Suspense fallback={<Loading />}>{children}</Suspense>;
 
 export function App() {
   return (
@@ -100,6 +109,10 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: 'products', label: 'Products', permission: 'manage_products', active: (p) => p === '' || p.startsWith('products') },
   { to: 'categories', label: 'Categories', permission: 'manage_products', active: (p) => p.startsWith('categories') },
+  { to: 'translations', label: 'Translations', permission: 'manage_products', active: (p) => p.startsWith('translations') },
+  { to: 'languages', label: 'Languages and currencies', permission: 'manage_products', active: (p) => p.startsWith('languages') },
+  { to: 'attributes', label: 'Attributes', permission: 'manage_products', active: (p) => p.startsWith('attributes') },
+  { to: 'product-types', label: 'Product types', permission: 'manage_products', active: (p) => p.startsWith('product-types') },
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
@@ -201,31 +214,26 @@ function Routes({ path }: { path: string }) {
   if (path === '' || path === 'products') return can('manage_products') ? <ProductListPage /> : <Landing />;
   if (path === 'products/new') return <ProductEditorPage productId={null} />;
   if ((params = match('products/:id/history', path))) return <HistoryPage productId={params.id!} />;
+  if ((params = match('products/:id/translate', path))) return <ProductTranslationPage productId={params.id!} key={params.id} />;
+  if ((params = match('categories/:id/translate', path))) return <CategoryTranslationPage categoryId={params.id!} key={params.id} />;
+  if (path === 'translations') return <TranslationsPage />;
+  if (path === 'languages') return <LanguagesPage />;
   if ((params = match('products/:id', path))) return <ProductEditorPage productId={params.id!} key={params.id} />;
   if (path === 'categories') return <CategoriesPage />;
+  if (path === 'attributes') return <Later><AttributesPage /></Later>;
+  if (path === 'attributes/new') return <Later><AttributeEditorPage attributeId={null} /></Later>;
+  if ((params = match('attributes/:id', path))) return <Later><AttributeEditorPage attributeId={params.id!} key={params.id} /></Later>;
+  if (path === 'product-types') return <Later><ProductTypesPage /></Later>;
+  if (path === 'product-types/new') return <Later><ProductTypeEditorPage productTypeId={null} /></Later>;
+  if ((params = match('product-types/:id', path))) return <Later><ProductTypeEditorPage productTypeId={params.id!} key={params.id} /></Later>;
   if (path === 'activity') return <HistoryPage productId={null} />;
   if (path === 'api-keys') return <ApiKeysPage />;
   if (path === 'webhooks') return <WebhooksPage />;
   if ((params = match('webhooks/:id', path))) return <WebhookDetailPage endpointId={params.id!} key={params.id} />;
   if (path === 'team') return <TeamPage />;
-  if (path === 'import-export')
-    return (
-      <Later>
-        <ImportExportPage />
-      </Later>
-    );
-  if (path === 'oauth-apps')
-    return (
-      <Later>
-        <OAuthAppsPage />
-      </Later>
-    );
+  if (path === 'import-export') return <Later><ImportExportPage /></Later>;
+  if (path === 'oauth-apps') return <Later><OAuthAppsPage /></Later>;
   return <NotFound />;
-}
-
-/** A screen loaded when first shown. */
-function Later({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loading label="Loading…" />}>{children}</Suspense>;
 }
 
 function Landing() {

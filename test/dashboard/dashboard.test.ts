@@ -118,11 +118,12 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await page.getByLabel('Inventory', { exact: true }).fill('12');
     await page.getByRole('checkbox', { name: 'Winter hats' }).check();
     await page.getByLabel('Tags').fill('wool, winter');
-    await page.getByRole('button', { name: 'Add variant' }).click();
-    await page.getByLabel('SKU of variant 1').fill('ALP-RED');
-    await page.getByLabel('Title of variant 1').fill('Red');
-    await page.getByLabel('Options of variant 1').fill('Color=Red');
-    await page.getByLabel('Inventory of variant 1').fill('5');
+    await page.getByRole('button', { name: 'Add option' }).click();
+    await page.getByLabel('Name of option 1').fill('Color');
+    await page.getByLabel('Add a value to Color').fill('Red');
+    await page.getByLabel('Add a value to Color').press('Enter');
+    await page.getByLabel('SKU of variant Red', { exact: true }).fill('ALP-RED');
+    await page.getByLabel('Inventory of variant Red', { exact: true }).fill('5');
     await page.getByLabel('Page title').fill('Alpine Beanie in merino wool');
     await page.getByLabel('URL slug').fill('alpine-beanie');
     await hasText(page.locator('.serp-title'), 'Alpine Beanie in merino wool');
@@ -131,7 +132,7 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     await page.getByText('Created “Alpine Beanie”.').waitFor();
     await page.getByRole('heading', { name: 'Alpine Beanie', level: 1 }).waitFor();
     const productId = new URL(page.url()).pathname.split('/').pop()!;
-    expect(await page.getByLabel('SKU of variant 1').inputValue()).toBe('ALP-RED');
+    expect(await page.getByLabel('SKU of variant Red', { exact: true }).inputValue()).toBe('ALP-RED');
     expect(await page.getByLabel('URL slug').inputValue()).toBe('alpine-beanie');
 
     // Images: a file that is no image is refused with the service's reason; a PNG dropped on the zone is added.

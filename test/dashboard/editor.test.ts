@@ -43,17 +43,19 @@ describeInBrowser('the product editor in headless Chromium', () => {
     await page.getByLabel('Name', { exact: true }).fill('Alpine Beanie');
     await page.getByLabel('Price (EUR)').fill('19.90');
     await page.getByRole('checkbox', { name: 'Winter hats' }).check();
-    await page.getByRole('button', { name: 'Add variant' }).click();
-    await page.getByLabel('SKU of variant 1').fill('ALP-RED');
-    await page.getByLabel('Options of variant 1').fill('Color=Red');
-    await page.getByRole('button', { name: 'Add variant' }).click();
-    await page.getByLabel('SKU of variant 2').fill('TAKEN-1');
-    await page.getByLabel('Options of variant 2').fill('Color=Blue');
+    await page.getByRole('button', { name: 'Add option' }).click();
+    await page.getByLabel('Name of option 1').fill('Color');
+    for (const value of ['Red', 'Blue']) {
+      await page.getByLabel('Add a value to Color').fill(value);
+      await page.getByLabel('Add a value to Color').press('Enter');
+    }
+    await page.getByLabel('SKU of variant Red', { exact: true }).fill('ALP-RED');
+    await page.getByLabel('SKU of variant Blue', { exact: true }).fill('TAKEN-1');
     await page.getByRole('button', { name: 'Create product' }).click();
 
     await toast(page, 'The product was not saved: one field needs correcting.').waitFor();
-    await hasText(page.locator('.error-summary'), 'Variant 2 SKU');
-    const sku = page.getByLabel('SKU of variant 2');
+    await hasText(page.locator('.error-summary'), 'Variant Blue: SKU');
+    const sku = page.getByLabel('SKU of variant Blue', { exact: true });
     expect(await sku.getAttribute('aria-invalid')).toBe('true');
     await hasText(page.locator('td').filter({ has: sku }), 'is already used by another variant');
     // Nothing green, nothing created.

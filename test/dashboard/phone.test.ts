@@ -56,7 +56,7 @@ describeInBrowser('the dashboard on a phone (390 px) in headless Chromium', () =
 
     await page.getByRole('link', { name: /Alpine Beanie/ }).click();
     await page.getByRole('heading', { name: /Alpine Beanie/, level: 1 }).waitFor();
-    await page.getByLabel('SKU of variant 2').waitFor();
+    await page.getByLabel('SKU of variant Blue', { exact: true }).waitFor();
     await checkPhoneScreen(page, 'product-edit', problems);
 
     await page.getByRole('link', { name: 'History' }).click();

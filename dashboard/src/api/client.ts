@@ -117,6 +117,8 @@ export interface ApiError {
   /** Field errors of validation_failed, by field path as sent (name, variants.0.sku, tags.1). */
   fields: Record<string, string>;
   retryAfter?: number;
+  /** What the service tells beside the code (e.g. the product types that use an attribute). */
+  details?: Record<string, unknown>;
 }
 
 const FRIENDLY: Record<string, string> = {
@@ -138,7 +140,8 @@ function fromGraphQLError(error: GraphQLErrorBody | undefined): ApiError {
   }
   const retryAfter = typeof extensions.retry_after === 'number' ? extensions.retry_after : undefined;
   const message = FRIENDLY[code] ?? (error?.message || 'The request failed.');
-  return { code, message, fields, retryAfter };
+  const { code: _code, errors: _errors, http: _http, ...details } = extensions;
+  return { code, message, fields, retryAfter, ...(Object.keys(details).length ? { details } : {}) };
 }
 
 export function toApiError(error: unknown): ApiError {

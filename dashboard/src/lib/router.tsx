@@ -36,8 +36,8 @@ export function useLocation(): { path: string; search: URLSearchParams } {
   }, [current]);
 }
 
-/** A page with unsaved edits: asked before the app leaves it (false: stay). */
-let leaveGuard: (() => boolean) | null = null;
+/** Parts of the page with unsaved edits (a page may hold several, each saved on its own): asked once before the app leaves. */
+const leaveGuards = new Set<() => boolean>();
 
 const UNSAVED = 'You have unsaved changes. Leave this page and lose them?';
 
@@ -53,10 +53,10 @@ export function useLeaveGuard(active: boolean): void {
       event.preventDefault();
       event.returnValue = '';
     };
-    leaveGuard = guard;
+    leaveGuards.add(guard);
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => {
-      if (leaveGuard === guard) leaveGuard = null;
+      leaveGuards.delete(guard);
       window.removeEventListener('beforeunload', onBeforeUnload);
     };
   }, [active]);
@@ -66,8 +66,8 @@ export function useLeaveGuard(active: boolean): void {
 export function navigate(to: string, options: { replace?: boolean; force?: boolean } = {}): void {
   const target = href(to);
   if (target === snapshot()) return;
-  if (!options.force && leaveGuard && !leaveGuard()) return;
-  if (options.force) leaveGuard = null;
+  if (!options.force && leaveGuards.size > 0 && !window.confirm(UNSAVED)) return;
+  if (options.force) leaveGuards.clear();
   if (options.replace) window.history.replaceState(null, '', target);
   else window.history.pushState(null, '', target);
   window.dispatchEvent(new Event(CHANGE));

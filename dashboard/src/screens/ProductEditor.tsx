@@ -8,7 +8,6 @@ import {
   ProductDocument,
   ProductVersionDocument,
   PublishProductDocument,
-  ReplaceProductVariantsDocument,
   SetProductSeoDocument,
   UnpublishProductDocument,
   UpdateProductDocument,
@@ -19,6 +18,7 @@ import { listPath } from '../lib/listState';
 import { Link, navigate, useLeaveGuard } from '../lib/router';
 import { useWorkspace } from '../session';
 import { categoryError } from './editor/CategoryPicker';
+import { CurrencyPrices } from './editor/CurrencyPrices';
 import { EditorMain, EditorSide, errorSummary } from './editor/EditorSections';
 import {
   createInput,
@@ -29,14 +29,13 @@ import {
   seoFromProduct,
   seoInput,
   updateInput,
-  variantInputs,
-  variantsChanged,
-  variantsFromProduct,
   type FieldErrors,
   type ProductForm,
   type SeoForm,
-  type VariantRow,
 } from './productForm';
+import { createParts, draftFromProduct, optionsSaved, noVariantErrors, planGrid, savePlan, variantErrorsOf, variantSummary, variantsDirty, type VariantErrors, type VariantsDraft } from './editor/variantDraft';
+import { writeVariants } from './editor/variantSave';
+import { isPending, StageButton, StagedBadge, stagedErrorInWords, StagedPanel, StagedPendingAlert, targetArgs, type SaveTarget } from './editor/StagedChanges';
 import { StatusBadge } from './ProductList';
 
 /** What a just-created product's page should show: a search listing that was refused after the product was created. */
@@ -45,8 +44,8 @@ interface Handoff {
 }
 const handoffs = new Map<string, Handoff>();
 
-/** The editable state as text, to tell whether anything was edited since the last load or save. */
-const snapshotOf = (form: ProductForm, variants: VariantRow[], seo: SeoForm) => JSON.stringify([form, variants.map(({ key: _key, ...rest }) => rest), seo]);
+/** The editable state as text, to tell whether anything was edited since the last load or save (the variants tell by their save plan). */
+const snapshotOf = (form: ProductForm, seo: SeoForm) => JSON.stringify([form, null, seo]);
 
 export function ProductEditorPage({ productId }: { productId: string | null }) {
   const { storeId, mode } = useWorkspace();
@@ -111,38 +110,40 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   const [current, setCurrent] = useState<ProductDetailFragment | null>(loaded);
   const [form, setForm] = useState<ProductForm>(() => (loaded ? formFromProduct(loaded) : emptyForm()));
-  const [variants, setVariants] = useState<VariantRow[]>(() => (loaded ? variantsFromProduct(loaded) : []));
+  const [variants, setVariants] = useState<VariantsDraft>(() => draftFromProduct(loaded));
   const [seo, setSeo] = useState<SeoForm>(() => handoff?.seo?.form ?? (loaded ? seoFromProduct(loaded) : emptySeo()));
-  const [baseline, setBaseline] = useState(() => snapshotOf(form, variants, loaded ? seoFromProduct(loaded) : emptySeo()));
+  const [baseline, setBaseline] = useState(() => snapshotOf(form, loaded ? seoFromProduct(loaded) : emptySeo()));
   const [coreError, setCoreError] = useState<ApiError | null>(null);
   const [localErrors, setLocalErrors] = useState<FieldErrors>({});
-  const [variantError, setVariantError] = useState<ApiError | null>(null);
+  const [variantErrors, setVariantErrors] = useState<VariantErrors>(noVariantErrors);
   const [seoError, setSeoError] = useState<ApiError | null>(handoff?.seo?.error ?? null);
   const [conflict, setConflict] = useState(false);
+  // A live save refused because the product has staged changes: the editor offers the ways on.
+  const [pending, setPending] = useState(false);
   const [saving, setSaving] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
   // The conflict's toast, closed once the latest version is loaded (from it or from the page's own button).
   const conflictToast = useRef<number | null>(null);
 
-  const dirty = snapshotOf(form, variants, seo) !== baseline;
+  const dirty = snapshotOf(form, seo) !== baseline || variantsDirty(variants, current, form.name);
   useLeaveGuard(dirty && !saving);
 
   const fieldError = (field: string) => localErrors[field] ?? (field === 'categorySlugs' ? categoryError(coreError) : coreError?.fields[field]);
 
   const resetFrom = (fresh: ProductDetailFragment) => {
     const nextForm = formFromProduct(fresh);
-    const nextVariants = variantsFromProduct(fresh);
     const nextSeo = seoFromProduct(fresh);
     setCurrent(fresh);
     setForm(nextForm);
-    setVariants(nextVariants);
+    setVariants(draftFromProduct(fresh));
     setSeo(nextSeo);
-    setBaseline(snapshotOf(nextForm, nextVariants, nextSeo));
+    setBaseline(snapshotOf(nextForm, nextSeo));
     setCoreError(null);
-    setVariantError(null);
+    setVariantErrors(noVariantErrors());
     setSeoError(null);
     setLocalErrors({});
     setConflict(false);
+    setPending(false);
   };
 
   /** Takes a product answer of our own action: its version becomes ours only if nobody else wrote in between. */
@@ -165,6 +166,11 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     }
   };
 
+  const showPending = () => {
+    setPending(true);
+    toast.show({ tone: 'warning', message: 'Not saved: this product has staged changes. Choose how to save at the top of the page.' });
+  };
+
   const showConflict = () => {
     setConflict(true);
     conflictToast.current = toast.show({
@@ -176,7 +182,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   /** Shows a refused save: the summary at the top of the form, focused, and a toast where the eye is. */
   const refused = (errors: FieldErrors, error: ApiError | null, what: string) => {
-    const count = Object.keys(errors).length + Object.keys(error?.fields ?? {}).length + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
+    const count = new Set([...Object.keys(errors), ...Object.keys(error?.fields ?? {})]).size + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
     toast.show({
       tone: 'error',
       message: count ? `${what} was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : `${what} was not saved.`,
@@ -185,33 +191,33 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     requestAnimationFrame(() => summaryRef.current?.focus());
   };
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async (event?: FormEvent, target: SaveTarget = 'live') => {
+    event?.preventDefault();
     setCoreError(null);
-    setVariantError(null);
+    setVariantErrors(noVariantErrors());
     setSeoError(null);
-    const variantPlan = variantInputs(variants);
-    const needsVariants = variantsChanged(variants, current);
+    setPending(false);
+    const needsVariants = variantsDirty(variants, current, form.name);
     const needsSeo = seoChanged(seo, current);
     if (creating) {
-      const { input, errors } = createInput(form);
-      const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
-      setLocalErrors(allErrors);
-      if (Object.keys(allErrors).length) {
-        refused(allErrors, null, 'The product');
+      const { input, errors, shown } = createInput(form);
+      setLocalErrors({ ...shown, ...errors });
+      if (Object.keys(errors).length) {
+        refused(errors, null, 'The product');
         return;
       }
       setSaving(true);
       let created: ProductDetailFragment;
+      const { rowIds, ...parts } = createParts(variants, form.name);
       try {
-        // The product and its variants are one write: both are created, or nothing is.
-        created = (await mutate(CreateProductDocument, { storeId, mode, input: { ...input, ...(variantPlan.variants.length ? { variants: variantPlan.variants } : {}) } })).createProduct;
+        // The product, its options and its variants are one write: all are created, or nothing is.
+        created = (await mutate(CreateProductDocument, { storeId, mode, input: { ...input, ...parts } })).createProduct;
       } catch (caught) {
         const apiError = toApiError(caught);
         setCoreError(apiError);
-        setVariantError(Object.keys(apiError.fields).some((f) => f.startsWith('variants')) ? apiError : null);
+        if (Object.keys(apiError.fields).some((f) => /^(variants|options)\b/.test(f))) setVariantErrors(variantErrorsOf(apiError, variants.options, rowIds));
         setSaving(false);
-        refused({}, apiError, 'The product');
+        refused(shown, apiError, 'The product');
         return;
       }
       const next: Handoff = {};
@@ -234,10 +240,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
     if (!current) return;
     const { input, errors, shown } = updateInput(form, current);
-    const allErrors = { ...errors, ...(needsVariants ? variantPlan.errors : {}) };
-    setLocalErrors({ ...shown, ...allErrors });
-    if (Object.keys(allErrors).length) {
-      refused(allErrors, null, 'The product');
+    setLocalErrors({ ...shown, ...errors });
+    if (Object.keys(errors).length) {
+      refused(errors, null, 'The product');
       return;
     }
     const needsCore = Object.keys(input).length > 0;
@@ -246,17 +251,21 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       return;
     }
     setSaving(true);
+    let version = current.version;
     try {
       if (needsCore) {
         try {
-          const updated = (await mutate(UpdateProductDocument, { storeId, mode, id: current.id, expectedVersion: current.version, input })).updateProduct;
-          setCurrent(updated);
+          const updated = (await mutate(UpdateProductDocument, { storeId, mode, id: current.id, expectedVersion: current.version, input, ...targetArgs(target) })).updateProduct;
+          // A staged write answers the staged version: the editor keeps showing the live product.
+          if (target !== 'staged') setCurrent(updated);
+          version = updated.version;
         } catch (caught) {
           const apiError = toApiError(caught);
           if (apiError.code === 'precondition_failed') showConflict();
+          else if (isPending(apiError)) showPending();
           else {
-            setCoreError(apiError);
-            refused(shown, apiError, 'The product');
+            setCoreError(stagedErrorInWords(apiError));
+            refused(shown, stagedErrorInWords(apiError), 'The product');
           }
           return;
         }
@@ -269,33 +278,52 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         }
       }
       const failed: string[] = [];
+      let refusedAsPending = false;
       if (needsVariants) {
-        try {
-          await mutate(ReplaceProductVariantsDocument, { storeId, mode, productId: current.id, variants: variantPlan.variants });
-        } catch (caught) {
-          setVariantError(toApiError(caught));
+        // The options first, then one variant write, each on the version the previous write left.
+        const result = await writeVariants({ storeId, mode, productId: current.id, version }, savePlan(variants, current, form.name), variants, target);
+        if (result.conflict) {
+          showConflict();
+          return;
+        }
+        if (result.pending) {
+          refusedAsPending = true;
           failed.push('variants');
+        } else if (result.errors) {
+          setVariantErrors(result.errors);
+          failed.push(result.failed === 'options' ? 'options' : 'variants');
+          // The options were saved: they are the product's now, whatever the variants' write said.
+          if (result.optionsSaved) setVariants(optionsSaved);
         }
       }
       if (needsSeo) {
         try {
-          await mutate(SetProductSeoDocument, { storeId, mode, productId: current.id, input: seoInput(seo) });
+          await mutate(SetProductSeoDocument, { storeId, mode, productId: current.id, input: seoInput(seo), ...targetArgs(target) });
         } catch (caught) {
-          setSeoError(toApiError(caught));
+          if (isPending(toApiError(caught))) refusedAsPending = true;
+          else setSeoError(stagedErrorInWords(toApiError(caught)));
           failed.push('search engine listing');
         }
       }
       const fresh = (await query(ProductDocument, { storeId, mode, id: current.id })).product;
-      if (failed.length) {
+      if (refusedAsPending) showPending();
+      if (refusedAsPending && !needsCore && failed.length === Number(needsVariants) + Number(needsSeo)) {
+        // Nothing was written: the whole save waits for the merchant's choice.
+        adopt(fresh, 0);
+      } else if (failed.length) {
+        const verb = failed.length > 1 || /s$/.test(failed[0]!) ? 'were' : 'was';
         setCurrent(fresh);
         setForm(formFromProduct(fresh));
         toast.show({
           tone: 'error',
-          message: `${needsCore ? 'The product details were saved, but its' : 'Its'} ${failed.join(' and ')} ${failed.length > 1 ? 'were' : 'was'} not: see the sections marked.`,
+          message: needsCore
+            ? `The product details were saved, but its ${failed.join(' and ')} ${verb} not: see the sections marked.`
+            : `The product's ${failed.join(' and ')} ${verb} not saved: see the sections marked.`,
         });
+        requestAnimationFrame(() => summaryRef.current?.focus());
       } else {
         resetFrom(fresh);
-        toast.show({ message: 'Saved.' });
+        toast.show({ message: target === 'staged' ? 'Staged: these changes are not live until you publish them.' : 'Saved.' });
       }
     } catch (caught) {
       const apiError = toApiError(caught);
@@ -315,7 +343,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           ? (await mutate(PublishProductDocument, variables)).publishProduct
           : (await mutate(UnpublishProductDocument, variables)).unpublishProduct;
       const changed = fresh.status !== current.status;
-      adopt(fresh, changed ? 1 : 0);
+      // The list's shape of the product: its images lack the editor's sizes, so the editor keeps its own.
+      const { images: _listImages, ...published } = fresh;
+      adopt(published, changed ? 1 : 0);
       setForm((f) => ({ ...f, status: fresh.status }));
       // The status shown in the form follows, without counting as an edit.
       setBaseline((b) => {
@@ -347,7 +377,10 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   const set = <K extends keyof ProductForm>(key: K, value: ProductForm[K]) => setForm((f) => ({ ...f, [key]: value }));
   const title = creating ? 'New product' : current?.name || 'Product';
-  const summary = errorSummary({ local: localErrors, error: coreError, seoError, currency: store.currency });
+  const summary = [
+    ...errorSummary({ local: localErrors, error: coreError, seoError, currency: store.currency }),
+    ...variantSummary(variantErrors, variants, planGrid(variants, current, form.name)),
+  ];
 
   return (
     <>
@@ -356,6 +389,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           current ? (
             <>
               <StatusBadge status={current.status} />
+              {current.hasStagedChanges ? <StagedBadge /> : null}
               {current.status === 'active' ? (
                 <button type="button" className="button-secondary" onClick={() => void publishToggle('unpublish')}>
                   Unpublish
@@ -367,6 +401,9 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
               )}
               <Link to={`products/${current.id}/history`} className="button button-secondary">
                 History
+              </Link>
+              <Link to={`products/${current.id}/translate`} className="button button-secondary">
+                Translate
               </Link>
             </>
           ) : null
@@ -397,6 +434,17 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           </button>
         </div>
       ) : null}
+      {pending ? <StagedPendingAlert busy={saving} onBoth={() => void save(undefined, 'both')} onStage={() => void save(undefined, 'staged')} /> : null}
+      {current ? (
+        <StagedPanel
+          product={current}
+          dirty={dirty}
+          onChanged={async () => {
+            const fresh = await reload();
+            if (fresh) resetFrom(fresh);
+          }}
+        />
+      ) : null}
       {coreError && summary.length === 0 ? <ErrorMessage error={coreError} title="The product was not saved." /> : null}
 
       <form className="editor-layout" onSubmit={save} noValidate aria-label={title}>
@@ -420,13 +468,13 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           current={current}
           variants={variants}
           setVariants={setVariants}
-          variantError={variantError}
-          localErrors={localErrors}
+          variantErrors={variantErrors}
           seo={seo}
           setSeo={setSeo}
           seoError={seoError}
           onImagesChanged={refreshImages}
           onConflict={showConflict}
+          pricing={current ? <CurrencyPrices productId={current.id} version={current.version} onSaved={(written) => adopt(written)} onConflict={showConflict} /> : null}
         />
         <EditorSide form={form} set={set} fieldError={fieldError} coreError={coreError} current={current} onPublish={publishToggle}>
           {current ? (
@@ -444,6 +492,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
           <button type="submit" className="button-primary" disabled={saving}>
             {saving ? 'Saving…' : creating ? 'Create product' : 'Save changes'}
           </button>
+          {creating ? null : <StageButton disabled={saving} onStage={() => void save(undefined, 'staged')} />}
           {creating ? (
             <Link to={listPath()} className="button button-secondary">
               Cancel

@@ -13,6 +13,7 @@ import { formatDateTime, formatMoney, splitList } from '../lib/format';
 import { Link, navigate, useLocation } from '../lib/router';
 import { useWorkspace } from '../session';
 import { rememberListPath } from '../lib/listState';
+import { StagedBadge } from './editor/StagedChanges';
 import { BulkBar } from './productList/BulkBar';
 import { runBulkAction, type BulkAction } from './productList/bulkActions';
 import { TestDataTools } from './TestDataTools';
@@ -267,6 +268,7 @@ function ProductRow({
       </td>
       <td data-label="Status">
         <StatusBadge status={product.status} />
+        {product.hasStagedChanges ? <StagedBadge /> : null}
         {product.publishAt ? <div className="muted small">Publishes {formatDateTime(product.publishAt)}</div> : null}
         {product.unpublishAt ? <div className="muted small">Unpublishes {formatDateTime(product.unpublishAt)}</div> : null}
       </td>

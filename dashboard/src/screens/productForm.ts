@@ -1,5 +1,6 @@
-import type { ProductCreateInput, ProductDetailFragment, ProductStatus, ProductUpdateInput, SeoInput, VariantInput } from '../generated/graphql';
+import type { ProductCreateInput, ProductDetailFragment, ProductStatus, ProductUpdateInput, SeoInput } from '../generated/graphql';
 import { fromDateTimeLocal, splitList, toDateTimeLocal } from '../lib/format';
+import { attributesCreateInput, attributesUpdateInput, missingRequired, tidyValues, type AttributeValues } from './attributes/productValues';
 
 /** The product editor's form state and its conversion to and from the API's shapes. */
 
@@ -14,15 +15,9 @@ export interface ProductForm {
   tags: string;
   publishAt: string;
   unpublishAt: string;
-}
-
-export interface VariantRow {
-  key: string;
-  sku: string;
-  title: string;
-  options: string;
-  price: string;
-  inventoryQuantity: string;
+  /** The product type's id ('' for none) and the attribute values ({code: value}). */
+  productTypeId: string;
+  attributes: AttributeValues;
 }
 
 export interface SeoForm {
@@ -45,13 +40,11 @@ export const emptyForm = (): ProductForm => ({
   tags: '',
   publishAt: '',
   unpublishAt: '',
+  productTypeId: '',
+  attributes: {},
 });
 
 export const emptySeo = (): SeoForm => ({ title: '', description: '', slug: '', canonicalUrl: '', ogImageUrl: '', noindex: false });
-
-let rowCounter = 0;
-export const newRowKey = () => `row-${++rowCounter}`;
-export const emptyVariant = (): VariantRow => ({ key: newRowKey(), sku: '', title: '', options: '', price: '', inventoryQuantity: '0' });
 
 export function formFromProduct(p: ProductDetailFragment): ProductForm {
   return {
@@ -65,25 +58,9 @@ export function formFromProduct(p: ProductDetailFragment): ProductForm {
     tags: p.tags.join(', '),
     publishAt: toDateTimeLocal(p.publishAt),
     unpublishAt: toDateTimeLocal(p.unpublishAt),
+    productTypeId: p.productTypeId ?? '',
+    attributes: tidyValues((p.attributes ?? {}) as AttributeValues),
   };
-}
-
-export function optionsText(options: unknown): string {
-  if (!options || typeof options !== 'object') return '';
-  return Object.entries(options as Record<string, unknown>)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(', ');
-}
-
-export function variantsFromProduct(p: ProductDetailFragment): VariantRow[] {
-  return p.variants.map((v) => ({
-    key: newRowKey(),
-    sku: v.sku,
-    title: v.title,
-    options: optionsText(v.options),
-    price: v.price ?? '',
-    inventoryQuantity: String(v.inventoryQuantity),
-  }));
 }
 
 export function seoFromProduct(p: ProductDetailFragment): SeoForm {
@@ -124,7 +101,7 @@ function schedule(text: string, field: string, errors: FieldErrors): string | nu
  * browser's picker did not give). Everything else, a required field left empty included, is the
  * service's to judge: it answers every field's problem at once.
  */
-export function createInput(form: ProductForm): { input: ProductCreateInput; errors: FieldErrors } {
+export function createInput(form: ProductForm): { input: ProductCreateInput; errors: FieldErrors; shown: FieldErrors } {
   const errors: FieldErrors = {};
   const input: ProductCreateInput = {
     name: form.name.trim(),
@@ -142,7 +119,8 @@ export function createInput(form: ProductForm): { input: ProductCreateInput; err
   if (publishAt) input.publishAt = publishAt;
   const unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
   if (unpublishAt) input.unpublishAt = unpublishAt;
-  return { input, errors };
+  Object.assign(input, attributesCreateInput(form.productTypeId, form.attributes));
+  return { input, errors, shown: missingRequired(form.productTypeId, form.attributes) };
 }
 
 /**
@@ -169,44 +147,9 @@ export function updateInput(form: ProductForm, product: ProductDetailFragment): 
   if (splitList(form.tags).join('\n') !== product.tags.join('\n')) input.tags = splitList(form.tags);
   if (form.publishAt !== before.publishAt) input.publishAt = schedule(form.publishAt, 'publishAt', errors);
   if (form.unpublishAt !== before.unpublishAt) input.unpublishAt = schedule(form.unpublishAt, 'unpublishAt', errors);
+  Object.assign(input, attributesUpdateInput(form.productTypeId, form.attributes, product));
+  Object.assign(shown, missingRequired(form.productTypeId, form.attributes));
   return { input, errors, shown };
-}
-
-export function parseOptions(text: string): Record<string, string> | null {
-  const options: Record<string, string> = {};
-  for (const part of text.split(/[,\n]/)) {
-    const trimmed = part.trim();
-    if (!trimmed) continue;
-    const at = trimmed.indexOf('=');
-    if (at <= 0) return null;
-    options[trimmed.slice(0, at).trim()] = trimmed.slice(at + 1).trim();
-  }
-  return options;
-}
-
-export function variantInputs(rows: VariantRow[]): { variants: VariantInput[]; errors: FieldErrors } {
-  const errors: FieldErrors = {};
-  const variants = rows.map((row, index) => {
-    const options = parseOptions(row.options);
-    if (!options) errors[`variants.${index}.options`] = 'write options as name=value, separated by commas';
-    const variant: VariantInput = {
-      sku: row.sku.trim(),
-      title: row.title.trim(),
-      options: options ?? {},
-      price: row.price.trim() === '' ? null : row.price.trim(),
-      position: index,
-    };
-    variant.inventoryQuantity = numberField(row.inventoryQuantity) ?? 0;
-    return variant;
-  });
-  return { variants, errors };
-}
-
-/** Whether the variant rows say something else than the product's variants. */
-export function variantsChanged(rows: VariantRow[], product: ProductDetailFragment | null): boolean {
-  const shape = (list: { sku: string; title: string; options: string; price: string; inventoryQuantity: string }[]) =>
-    JSON.stringify(list.map((v) => [v.sku.trim(), v.title.trim(), v.options.replace(/\s+/g, ''), v.price.trim(), v.inventoryQuantity.trim()]));
-  return shape(rows) !== shape(product ? variantsFromProduct(product) : []);
 }
 
 export function seoInput(seo: SeoForm): SeoInput {

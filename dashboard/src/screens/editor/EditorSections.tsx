@@ -3,11 +3,14 @@ import type { ApiError } from '../../api/client';
 import { Field } from '../../components/ui';
 import type { ProductDetailFragment, ProductStatus } from '../../generated/graphql';
 import { useWorkspace } from '../../session';
-import type { FieldErrors, ProductForm, SeoForm, VariantRow } from '../productForm';
+import type { FieldErrors, ProductForm, SeoForm } from '../productForm';
+import { attributeFieldLabel } from '../attributes/productValues';
+import { AttributesSection } from './AttributesSection';
 import { CategoryPicker, categoryError, firstIndexed } from './CategoryPicker';
 import { DescriptionField } from './DescriptionField';
 import { ImagesEditor } from './ImagesEditor';
 import { SeoEditor } from './SeoEditor';
+import type { VariantErrors, VariantsDraft } from './variantDraft';
 import { VariantsEditor } from './VariantsEditor';
 
 /**
@@ -50,6 +53,8 @@ const SEO_LABELS: Record<string, string> = {
 /** A field path of the form or the service (price, variants.2.sku, tags.1) as the merchant reads its label. */
 export function fieldLabel(field: string, currency: string): string {
   if (field === 'price') return `Price (${currency})`;
+  const attribute = attributeFieldLabel(field);
+  if (attribute) return attribute;
   const variant = /^variants\.(\d+)(?:\.(\w+))?/.exec(field);
   if (variant) return `Variant ${Number(variant[1]) + 1}${variant[2] ? ` ${VARIANT_LABELS[variant[2]] ?? variant[2]}` : ''}`;
   const [head, index] = field.split('.');
@@ -61,6 +66,8 @@ export function fieldLabel(field: string, currency: string): string {
 export function errorSummary({ local, error, seoError, currency }: { local: FieldErrors; error: ApiError | null; seoError: ApiError | null; currency: string }) {
   const byField = new Map<string, string>();
   for (const [field, message] of Object.entries({ ...(error?.fields ?? {}), ...local })) {
+    // The variants section names its own fields (its option, its variant by values).
+    if (/^(variants|options)\b/.test(field)) continue;
     byField.set(field, field.startsWith('categorySlugs') ? (categoryError(error) ?? message) : message);
   }
   const category = categoryError(error);
@@ -82,28 +89,29 @@ export function EditorMain({
   current,
   variants,
   setVariants,
-  variantError,
-  localErrors,
+  variantErrors,
   seo,
   setSeo,
   seoError,
   onImagesChanged,
   onConflict,
+  pricing,
 }: {
   form: ProductForm;
   set: SetField;
   fieldError: (field: string) => string | undefined;
   coreError: ApiError | null;
   current: ProductDetailFragment | null;
-  variants: VariantRow[];
-  setVariants: (rows: VariantRow[]) => void;
-  variantError: ApiError | null;
-  localErrors: FieldErrors;
+  variants: VariantsDraft;
+  setVariants: (draft: VariantsDraft) => void;
+  variantErrors: VariantErrors;
   seo: SeoForm;
   setSeo: (seo: SeoForm) => void;
   seoError: ApiError | null;
   onImagesChanged: () => Promise<void>;
   onConflict: () => void;
+  /** Further price sections (prices in other currencies), after price and inventory. */
+  pricing?: ReactNode;
 }) {
   const { store } = useWorkspace();
   return (
@@ -115,6 +123,8 @@ export function EditorMain({
         </Field>
         <DescriptionField form={form} setDescription={(d) => set('description', d)} error={fieldError('description')} productId={current?.id ?? null} />
       </section>
+
+      <AttributesSection form={form} set={set} fieldError={fieldError} />
 
       {current ? (
         <div onKeyDown={keepEnter}>
@@ -141,8 +151,17 @@ export function EditorMain({
           </Field>
         </div>
       </section>
+      {pricing}
 
-      <VariantsEditor rows={variants} onChange={setVariants} error={variantError} localErrors={localErrors} currency={store.currency} basePrice={form.price} />
+      <VariantsEditor
+        draft={variants}
+        onChange={setVariants}
+        product={current}
+        productName={form.name}
+        errors={variantErrors}
+        currency={store.currency}
+        basePrice={form.price}
+      />
 
       <SeoEditor seo={seo} onChange={setSeo} error={seoError} productName={form.name} productDescription={form.description} />
     </div>
