@@ -7,7 +7,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { processRequest } from 'graphql-upload-minimal';
 import type { Logger } from 'pino';
-import { authenticateDashboard, authenticateDashboardOrSession, requestedMode } from './access/auth/authenticate';
+import { authenticateDashboard, authenticateDashboardOrCsrfSession, authenticateDashboardOrSession, requestedMode } from './access/auth/authenticate';
 import { clearedSessionCookie, cookieIsSecure, sessionSetCookie } from './access/auth/sessionCookie';
 import { createLoginThrottle } from './access/auth/loginThrottle';
 import { forgetAllVerifiedTokens, setDashboardTokenCacheTtl } from './access/auth/dashboardTokens';
@@ -58,6 +58,9 @@ import { createResponseCompression, prepareAsset, sendAsset, type StaticAsset } 
 import { storageFor } from './platform/storage';
 import { serveUpload } from './platform/storage/serve';
 import { ROUTE_LABEL } from './platform/tracing';
+
+/** The merchant REST downloads (a streamed file) that the dashboard fetches with its session: the catalog's exports. */
+const FILE_DOWNLOAD = /^\/api\/v1\/merchant\/stores\/[^/]+\/(products|collections)\/export$/;
 
 export const restRoutes: RestRoute[] = [...merchantProductRoutes, ...productTransferRoutes, ...imageRoutes, ...catalogExtrasRoutes, ...stagedRoutes, ...attributeRoutes, ...collectionRoutes, ...collectionTransferRoutes, ...localizationRoutes, ...translationRoutes, ...changeRoutes, ...webhookRoutes, ...testCatalogRoutes, ...publicRoutes, ...publicCollectionRoutes];
 
@@ -155,16 +158,19 @@ export function createApp(config: Config, opts: { log?: Logger; now?: () => Date
   }
 
   /**
-   * A dashboard request's context: the signed-in user, or nobody, in the mode
-   * the request names (X-Service-Mode or `?mode=`), live when it names none.
-   * The response says which mode served it.
+   * A merchant REST request's context: the signed-in user (a bearer token; for the
+   * file downloads, also the session cookie with its X-CSRF-Token header, so the
+   * dashboard can fetch an export), or nobody, in the mode the request names
+   * (X-Service-Mode or `?mode=`), live when it names none. The response says which
+   * mode served it.
    */
   async function dashboardContext(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, reqLog: Logger, source: EventSource): Promise<GraphQLContext> {
     const ctx = requestContext(req, requestId, reqLog, source);
     const named = requestedMode(req.headers, url.searchParams);
     const mode = named ?? 'live';
     res.setHeader('X-Service-Mode', mode);
-    return { ...ctx, mode, requestedMode: named, principal: await authenticateDashboard(ctx, req.headers), setResponseHeader: (k, v) => void res.setHeader(k, v) };
+    const principal = req.method === 'GET' && FILE_DOWNLOAD.test(url.pathname) ? await authenticateDashboardOrCsrfSession(ctx, req.headers) : await authenticateDashboard(ctx, req.headers);
+    return { ...ctx, mode, requestedMode: named, principal, setResponseHeader: (k, v) => void res.setHeader(k, v) };
   }
 
   /** /graphql's context: as dashboardContext, and signed in by the session cookie when no bearer token is sent; the response can set or clear that cookie. */

@@ -116,6 +116,7 @@ const PROBLEM_EXTENSIONS = {
   required_permission: { type: 'string', description: 'forbidden: the store permission the operation needs (the first, when any of several would do)' },
   required_permissions: strings('forbidden: every store permission that would pass'),
   required_role: { type: 'string', enum: ['owner'], description: "forbidden: the operation is the store owner's alone" },
+  invitation_state: { type: 'string', enum: ['expired', 'used', 'revoked'], description: 'invitation_unusable (GraphQL): why the invitation link no longer works' },
 };
 
 /** How a merchant request picks its catalog; every merchant route takes it (src/access/auth/authenticate.ts, requestedMode). */

@@ -29,6 +29,9 @@ const AttributesPage = lazy(() => import('./screens/Attributes').then((m) => ({ 
 const AttributeEditorPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributeEditorPage })));
 const ProductTypesPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypesPage })));
 const ProductTypeEditorPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypeEditorPage })));
+const ImportExportPage = lazy(() => import('./screens/ImportExport').then((m) => ({ default: m.ImportExportPage })));
+const OAuthAppsPage = lazy(() => import('./screens/OAuthApps').then((m) => ({ default: m.OAuthAppsPage })));
+const InvitePage = lazy(() => import('./screens/Invite').then((m) => ({ default: m.InvitePage })));
 
 export function App() {
   return (
@@ -44,6 +47,16 @@ export function App() {
 
 function Root() {
   const { state, reload } = useSession();
+  const { path } = useLocation();
+  const invitation = match('invite/:token', path);
+  // An invitation link opens its page whether or not someone is signed in (outside the signed-in shell).
+  if (invitation && (state.status === 'signedIn' || state.status === 'signedOut')) {
+    return (
+      
+        <InvitePage token={invitation.token!} signedInAs={state.status === 'signedIn' ? state.session.user : null} />
+      
+    );
+  }
   if (state.status === 'loading') {
     return (
       <main id="main" className="centered-page">
@@ -107,6 +120,8 @@ const NAV: NavItem[] = [
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
+  { to: 'import-export', label: 'Import and export', permission: 'manage_products', active: (p) => p.startsWith('import-export') },
+  { to: 'oauth-apps', label: 'OAuth apps', active: (p) => p.startsWith('oauth-apps') },
   { to: 'team', label: 'Team', active: (p) => p.startsWith('team') },
 ];
 
@@ -224,6 +239,8 @@ function Routes({ path }: { path: string }) {
   if (path === 'webhooks') return <WebhooksPage />;
   if ((params = match('webhooks/:id', path))) return <WebhookDetailPage endpointId={params.id!} key={params.id} />;
   if (path === 'team') return <TeamPage />;
+  if (path === 'import-export') return <ImportExportPage />;
+  if (path === 'oauth-apps') return <OAuthAppsPage />;
   return <NotFound />;
 }
 

@@ -53,6 +53,9 @@ export const EVENT_TYPES = [
   'member.added',
   'member.updated',
   'member.removed',
+  'member.invited',
+  'member.invitation_revoked',
+  'member.invitation_accepted',
   'store.created',
   'store.updated',
   'webhook_endpoint.created',
@@ -74,7 +77,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const STAGED_EVENT_TYPES: readonly EventType[] = ['product.staged', 'product.staged_discarded'];
 export const isStagedEdit = (type: string) => (STAGED_EVENT_TYPES as readonly string[]).includes(type);
 
-export const RESOURCE_TYPES = ['product', 'collection', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
+export const RESOURCE_TYPES = ['product', 'collection', 'category', 'attribute', 'product_type', 'api_key', 'oauth_app', 'oauth_grant', 'member', 'invitation', 'store', 'webhook_endpoint', 'test_catalog_job'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** Where a write came in. */

@@ -64,6 +64,7 @@ export const STATUS_BY_CODE = {
   collection_is_smart: 409,
   endpoint_disabled: 409,
   idempotency_key_in_progress: 409,
+  invitation_unusable: 410,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

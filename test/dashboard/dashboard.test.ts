@@ -318,7 +318,7 @@ describeInBrowser('the merchant dashboard in headless Chromium', () => {
     const addMember = page.getByRole('form', { name: 'Add a member' });
     await addMember.getByLabel('Email').fill('nobody@example.test');
     await addMember.getByRole('button', { name: 'Add member' }).click();
-    await addMember.getByText('No one has an account with this email yet: they need an account before you can add them.').waitFor();
+    await addMember.getByText('No one has an account with this email yet: invite them with a link instead (below).').waitFor();
     expect(await page.locator('main').innerText()).not.toContain('npm run');
     expect(await addMember.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
     await addMember.getByLabel('Email').fill(staffEmail);

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/harness';
  * HttpOnly, SameSite=Lax cookie (Secure unless on loopback over HTTP), the
  * cookie signs /graphql requests in, a mutation made with it needs the
  * session's X-CSRF-Token, signOut ends it, and the merchant REST API does not
- * take it.
+ * take it, but for the exports the dashboard downloads (with the X-CSRF-Token).
  */
 let t: TestServer;
 let a: StoreFixture;
@@ -131,5 +131,19 @@ describe('dashboard session cookie', () => {
     const { cookie, csrfToken } = await signIn();
     const res = await t.request('GET', `/api/v1/merchant/stores/${a.storeId}/products`, { headers: { cookie, 'x-csrf-token': csrfToken } });
     expect(res.status).toBe(401);
+  });
+
+  it('the exports, which the dashboard downloads, take the cookie only with the session\'s X-CSRF-Token', async () => {
+    const { cookie, csrfToken } = await signIn();
+    const path = `/api/v1/merchant/stores/${a.storeId}/products/export?format=csv`;
+    // A link or a form of another site's page sends the cookie alone.
+    expect((await t.request('GET', path, { headers: { cookie } })).status).toBe(401);
+    expect((await t.request('GET', path, { headers: { cookie, 'x-csrf-token': 'another-sessions-token' } })).status).toBe(401);
+    const ok = await t.request('GET', path, { headers: { cookie, 'x-csrf-token': csrfToken } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-disposition')).toMatch(/^attachment; filename=/);
+    expect(ok.text.split('\n')[0]).toMatch(/^id,sku,name,/);
+    // Only GET: an import is not a download.
+    expect((await t.request('POST', `/api/v1/merchant/stores/${a.storeId}/products/imports`, { headers: { cookie, 'x-csrf-token': csrfToken } })).status).toBe(401);
   });
 });

@@ -161,9 +161,14 @@ export function ProductListPage() {
     <>
       <PageTitle
         actions={
-          <Link to="products/new" className="button button-primary">
-            New product
-          </Link>
+          <>
+            <Link to={`import-export${search.toString() ? `?${search}` : ''}`} className="button button-secondary">
+              Import or export
+            </Link>
+            <Link to="products/new" className="button button-primary">
+              New product
+            </Link>
+          </>
         }
       >
         Products

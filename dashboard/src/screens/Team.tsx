@@ -1,31 +1,22 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { mutate, toApiError, type ApiError } from '../api/client';
 import { Badge, ConfirmButton, EmptyState, ErrorMessage, Field, Loading, PageTitle } from '../components/ui';
 import { useToast } from '../components/toasts';
 import { AddStoreMemberDocument, RemoveStoreMemberDocument, StoreMembersDocument, UpdateStoreMemberDocument, type MemberFieldsFragment } from '../generated/graphql';
 import { formatDateTime } from '../lib/format';
+import { inOrder, labelsOf, PERMISSIONS } from '../lib/permissions';
 import { useWorkspace } from '../session';
-
-/** The permissions a staff member can hold, in the service's order, with what each allows. */
-const PERMISSIONS: { value: string; label: string; help: string }[] = [
-  { value: 'manage_products', label: 'Products and categories', help: 'Create, edit, publish and delete products and categories, and reset the test catalog.' },
-  { value: 'manage_api_keys', label: 'API keys', help: "Create, roll and revoke the store's API keys." },
-  { value: 'manage_oauth_apps', label: 'OAuth apps', help: 'Manage the OAuth apps connected to the store.' },
-  { value: 'view_changes', label: 'Change history', help: "See the history of every product and the store's activity." },
-  { value: 'manage_webhooks', label: 'Webhooks', help: 'Add webhook endpoints and see their delivery log.' },
-];
+import { PermissionChoices } from '../components/PermissionChoices';
 
 /** The id of a permission's explanation in the "Add a member" form, which the members' checkboxes point to as well. */
 const helpId = (permission: string) => `permission-help-${permission}`;
 
+/** Invitations by link, loaded when the owner's Team screen is first shown. */
+const InvitationsSection = lazy(() => import('./team/Invitations').then((m) => ({ default: m.InvitationsSection })));
 
-const inOrder = (permissions: readonly string[]) => PERMISSIONS.map((p) => p.value).filter((p) => permissions.includes(p));
+
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
-const labelsOf = (permissions: readonly string[]) => {
-  const labels = inOrder(permissions).map((p) => PERMISSIONS.find((x) => x.value === p)!.label);
-  return labels.length > 0 ? labels.join(', ') : 'no permissions';
-};
 
 /**
  * The store's team. The owner sees every member, changes staff permissions, removes staff and adds users who
@@ -134,6 +125,9 @@ function OwnerView() {
           reload();
         }}
       />
+      <Suspense fallback={<Loading label="Loading invitations…" />}>
+        <InvitationsSection />
+      </Suspense>
     </>
   );
 }
@@ -256,7 +250,7 @@ function MemberItem({
 /** Explains a refused "add": the email's problems go with the email field, anything else above the buttons. */
 function addErrors(error: ApiError | null): { email?: string; permissions?: string; other: ApiError | null } {
   if (!error) return { other: null };
-  if (error.code === 'not_found') return { email: 'No one has an account with this email yet: they need an account before you can add them.', other: null };
+  if (error.code === 'not_found') return { email: 'No one has an account with this email yet: invite them with a link instead (below).', other: null };
   if (error.code === 'conflict') return { email: error.message, other: null };
   const email = error.fields.email;
   const permissions = error.fields.permissions ?? Object.entries(error.fields).find(([field]) => field.startsWith('permissions'))?.[1];
@@ -303,7 +297,7 @@ function AddMemberForm({ onAdded }: { onAdded: (member: MemberFieldsFragment) =>
     <section className="panel" aria-labelledby="add-member-title">
       <h2 id="add-member-title">Add a member</h2>
       <p className="muted">
-        Adds someone who already has an account as staff of {store.name}.
+        Adds someone who already has an account as staff of {store.name}. Someone new gets an invitation link instead (below).
       </p>
       <form onSubmit={submit} noValidate aria-labelledby="add-member-title">
         <Field label="Email" hint="The email they sign in with." error={emailError}>
@@ -323,28 +317,7 @@ function AddMemberForm({ onAdded }: { onAdded: (member: MemberFieldsFragment) =>
             />
           )}
         </Field>
-        <fieldset className="field checkbox-group">
-          <legend>Permissions</legend>
-          <div className="checkbox-list checkbox-list-column">
-            {PERMISSIONS.map((p) => (
-              <div key={p.value}>
-                <label className="checkbox">
-                  <input
-                    type="checkbox"
-                    aria-describedby={helpId(p.value)}
-                    checked={permissions.includes(p.value)}
-                    onChange={() => setPermissions((current) => (current.includes(p.value) ? current.filter((x) => x !== p.value) : [...current, p.value]))}
-                  />
-                  {p.label}
-                </label>
-                <p className="hint" id={helpId(p.value)}>
-                  {p.help}
-                </p>
-              </div>
-            ))}
-          </div>
-          {errors.permissions ? <p className="field-error">{errors.permissions}</p> : null}
-        </fieldset>
+        <PermissionChoices legend="Permissions" chosen={permissions} onChange={setPermissions} helpPrefix={helpId('')} error={errors.permissions} />
         {errors.other ? <ErrorMessage error={errors.other} title="The member was not added." /> : null}
         <div className="button-row">
           <button type="submit" className="button-primary" disabled={busy}>

@@ -14,6 +14,7 @@ import { authenticateApiKey, looksLikeApiKey } from './apiKeys';
 import { invalidAuthorizationHeader, invalidToken, missingCredential, type Realm } from './challenges';
 import { authenticateDashboardToken, DASHBOARD_TOKEN_PREFIX } from './dashboardTokens';
 import { CSRF_HEADER, csrfTokenFor, sessionCookieToken } from './sessionCookie';
+import { safeEqual } from './secrets';
 
 /** The token of `Authorization: Bearer <token>`; null without the header. Any other scheme: 401 with an invalid_request challenge. */
 function bearerToken(headers: IncomingHttpHeaders, realm: Realm): string | null {
@@ -56,6 +57,25 @@ export async function authenticateDashboardOrSession(
   }
   const sent = headers[CSRF_HEADER];
   return { principal, session: { tokenId: principal.tokenId, csrfToken: csrfTokenFor(cookieToken), sentCsrfToken: typeof sent === 'string' ? sent : null } };
+}
+
+/**
+ * The dashboard user of a merchant REST request: a bearer token, or the session cookie together with the
+ * session's X-CSRF-Token header. A browser sends the cookie with any request, a link or a form of another site's
+ * page included, but only the dashboard's own script can add that header (the page of another site can neither
+ * read nor compute it, and a custom header makes the browser ask CORS first, which the service never allows with
+ * credentials). Without the header, or with another session's, the cookie is not read: the request is anonymous.
+ */
+export async function authenticateDashboardOrCsrfSession(ctx: RequestContext, headers: IncomingHttpHeaders): Promise<UserPrincipal | AnonymousPrincipal> {
+  const cookieToken = headers.authorization ? null : sessionCookieToken(headers);
+  const sent = headers[CSRF_HEADER];
+  if (!cookieToken || typeof sent !== 'string' || !safeEqual(sent, csrfTokenFor(cookieToken))) return authenticateDashboard(ctx, headers);
+  try {
+    return await authenticateDashboardToken(ctx, cookieToken);
+  } catch (err) {
+    if (err instanceof AppError) return ANONYMOUS;
+    throw err;
+  }
 }
 
 /**

@@ -8,8 +8,10 @@ import { DASHBOARD_TOKEN_PREFIX } from './dashboardTokens';
 /**
  * The dashboard's session cookie: a dashboard token (issued by signIn) in an
  * HttpOnly, SameSite=Lax cookie, Secure except on loopback over plain HTTP. Only
- * /graphql and the OAuth consent pages accept it; the merchant REST API takes
- * bearer tokens only.
+ * /graphql and the OAuth consent pages accept it on its own; of the merchant REST
+ * API only the exports (GET …/products/export, …/collections/export, which the
+ * dashboard downloads) read it, and only with the X-CSRF-Token header; the rest
+ * takes bearer tokens only.
  *
  * The cookie goes with every request the browser makes to the service, so a
  * mutation sent with it must also prove it comes from the dashboard's own page:

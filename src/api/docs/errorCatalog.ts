@@ -210,6 +210,12 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Use an API key instead, or ask the operator to enable OAuth.',
     example: 'The OAuth authorization flow is not enabled on this service',
   },
+  invitation_unusable: {
+    meaning: 'The invitation link was right but can no longer be used: it expired (links last 7 days), was already used, or the store owner withdrew it. `invitation_state` says which: expired, used or revoked.',
+    action: 'Ask the store owner for a new invitation.',
+    example: 'This invitation has expired; ask the store owner for a new one',
+    graphqlOnly: true,
+  },
   method_not_allowed: {
     meaning: 'The path exists but does not accept this HTTP method (on /graphql: a method other than GET and POST, or a mutation sent as GET).',
     action: 'Use one of the methods the Allow header lists.',
