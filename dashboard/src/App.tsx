@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Provider } from 'urql';
 import { client, mutate, toApiError } from './api/client';
 import { ErrorMessage, Loading } from './components/ui';
@@ -14,6 +14,9 @@ import { safeReturnTo, SignInPage } from './screens/SignIn';
 import { TeamPage } from './screens/Team';
 import { WebhookDetailPage, WebhooksPage } from './screens/Webhooks';
 import { SessionProvider, useSession, useWorkspace, WorkspaceProvider } from './session';
+
+// Loaded when first opened, so the product pages' bundle does not carry them.
+const CollectionsScreen = lazy(() => import('./screens/Collections'));
 
 export function App() {
   return (
@@ -85,6 +88,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: 'products', label: 'Products', permission: 'manage_products', active: (p) => p === '' || p.startsWith('products') },
   { to: 'categories', label: 'Categories', permission: 'manage_products', active: (p) => p.startsWith('categories') },
+  { to: 'collections', label: 'Collections', permission: 'manage_products', active: (p) => p.startsWith('collections') },
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
@@ -186,6 +190,13 @@ function Routes({ path }: { path: string }) {
   if ((params = match('products/:id/history', path))) return <HistoryPage productId={params.id!} />;
   if ((params = match('products/:id', path))) return <ProductEditorPage productId={params.id!} key={params.id} />;
   if (path === 'categories') return <CategoriesPage />;
+  if (path === 'collections' || path.startsWith('collections/')) {
+    return (
+      <Suspense fallback={<Loading label="Loading…" />}>
+        <CollectionsScreen path={path} />
+      </Suspense>
+    );
+  }
   if (path === 'activity') return <HistoryPage productId={null} />;
   if (path === 'api-keys') return <ApiKeysPage />;
   if (path === 'webhooks') return <WebhooksPage />;
