@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { createCategory } from '../../src/catalog/services/categories';
+import { COLLECTION_RECOMPUTE, runDueCollectionRecomputes } from '../../src/catalog/services/collectionMembership';
 import { createProduct } from '../../src/catalog/services/productCreate';
 import { db } from '../../src/platform/db/client';
 import { describeInBrowser, watchPage } from '../helpers/browser';
@@ -11,7 +12,7 @@ import { checkPhoneScreen, checkScreen, count, eventually, hasText, nav, signIn,
  * The collections screens (issue 30, item 4): a manual collection made, filled from the product search, arranged by
  * dragging (one move call per drag) and from the keyboard, a removal undone; a smart collection whose live match
  * count follows each rule edit and equals the saved collection's products count; errors at the rule's field; the
- * list; deleting; every screen checked with axe and at 390 px.
+ * list; a job's recompute progress; deleting; every screen checked with axe and at 390 px.
  */
 
 describeInBrowser('collections in headless Chromium', () => {
@@ -201,6 +202,25 @@ describeInBrowser('collections in headless Chromium', () => {
     expect((await collectionBySlug('cheap-or-summer')).productsCount).toBe(3);
     expect((await memberNames('cheap-or-summer')).sort()).toEqual(['Alpine Beanie', 'Cloche', 'Fedora']);
     await checkScreen(page, 'collection-smart', problems);
+
+    // In a catalog larger than the in-request limit a rule change is applied by a job: its progress shows, then the end.
+    const limit = COLLECTION_RECOMPUTE.inTransaction;
+    COLLECTION_RECOMPUTE.inTransaction = 2;
+    try {
+      await page.getByLabel('Amount (EUR) of rule 1').fill('30');
+      await hasText(matchCount, '4 products match');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await toast(page, 'Saved. The products are being brought up to date with the new rules.').waitFor();
+      const progress = page.locator('.membership-progress');
+      await hasText(progress, '0 of 5 products checked');
+      expect(await progress.getByRole('progressbar', { name: 'Products checked' }).getAttribute('value')).toBe('0');
+      expect(await runDueCollectionRecomputes(testContext())).toBeGreaterThan(0);
+      await toast(page, 'The collection is up to date: 4 products.').waitFor();
+      expect(await progress.count()).toBe(0);
+      expect((await collectionBySlug('cheap-or-summer')).productsCount).toBe(4);
+    } finally {
+      COLLECTION_RECOMPUTE.inTransaction = limit;
+    }
 
     // Deleting asks first, then ends on the list with a notice.
     await page.getByRole('button', { name: 'Delete collection' }).click();

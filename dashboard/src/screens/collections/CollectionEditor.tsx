@@ -233,7 +233,7 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
       }
       const updated = (await mutate(UpdateCollectionDocument, { storeId, mode, collection: current.id, expectedVersion: current.version, input })).updateCollection;
       resetFrom(updated);
-      toast.show({ message: 'Saved.' });
+      toast.show({ message: updated.membership.state === 'recomputing' ? 'Saved. The products are being brought up to date with the new rules.' : 'Saved.' });
     } catch (caught) {
       const error = toApiError(caught);
       if (error.code === 'precondition_failed') showConflict();
@@ -371,7 +371,7 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
               )}
             </Field>
             <Field label="Description" error={errorAt('description')}>
-              {(p) => <textarea {...p} rows={4} value={form.description} onChange={(e) => set('description', e.target.value)} />}
+              {(p) => <textarea {...p} rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} />}
             </Field>
           </section>
 
