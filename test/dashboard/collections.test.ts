@@ -187,9 +187,12 @@ describeInBrowser('collections in headless Chromium', () => {
     await checkScreen(page, 'collection-smart-error', problems);
     await page.getByRole('button', { name: 'Remove rule 3' }).click();
     await hasText(matchCount, '4 products match');
+    // The refused value's marks went with its rule.
+    expect(await page.locator('.error-summary, [aria-invalid=true]').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Create collection' }).click();
     await toast(page, 'Created “Cheap or summer”.').waitFor();
+    expect(await toast(page, 'The collection was not saved').count()).toBe(0);
     await page.getByRole('heading', { name: 'Cheap or summer', level: 1 }).waitFor();
     expect((await collectionBySlug('cheap-or-summer')).productsCount).toBe(4);
     await hasText(matchCount, '4 products match');

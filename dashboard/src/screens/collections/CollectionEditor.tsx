@@ -133,10 +133,26 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
   const [saving, setSaving] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
   const conflictToast = useRef<number | null>(null);
+  // A refused save's notice stays until closed; a later save that works closes it.
+  const refusedToast = useRef<number | null>(null);
+  const closeRefused = () => {
+    if (refusedToast.current !== null) toast.dismiss(refusedToast.current);
+    refusedToast.current = null;
+  };
 
   const dirty = snapshotOf(form) !== baseline;
   useLeaveGuard(dirty && !saving);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  /** Edited rules: a refused save's marks on rules no longer apply (their numbers may have moved). */
+  const setRules = (rows: RuleRow[]) => {
+    set('rules', rows);
+    setSaveError((error) => {
+      if (!error) return error;
+      const fields = Object.fromEntries(Object.entries(error.fields).filter(([field]) => !field.startsWith('rules')));
+      return Object.keys(fields).length || error.code !== 'validation_failed' ? { ...error, fields } : null;
+    });
+  };
 
   const resetFrom = (fresh: CollectionDetailFragment) => {
     const next = formFrom(fresh);
@@ -184,7 +200,8 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
   const refused = (error: ApiError) => {
     setSaveError(error);
     const count = Object.keys(error.fields).length + (error.code === 'slug_taken' && !error.fields.slug ? 1 : 0);
-    toast.show({
+    closeRefused();
+    refusedToast.current = toast.show({
       tone: 'error',
       message: count ? `The collection was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : 'The collection was not saved.',
       details: count ? undefined : error.message,
@@ -214,6 +231,7 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
             },
           })
         ).createCollection;
+        closeRefused();
         toast.show({ message: `Created “${created.title}”.` });
         navigate(`collections/${created.id}`, { replace: true, force: true });
         return;
@@ -233,6 +251,7 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
       }
       const updated = (await mutate(UpdateCollectionDocument, { storeId, mode, collection: current.id, expectedVersion: current.version, input })).updateCollection;
       resetFrom(updated);
+      closeRefused();
       toast.show({ message: updated.membership.state === 'recomputing' ? 'Saved. The products are being brought up to date with the new rules.' : 'Saved.' });
     } catch (caught) {
       const error = toApiError(caught);
@@ -379,7 +398,7 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
             <section className="panel" aria-labelledby="collection-rules">
               <h2 id="collection-rules">Rules</h2>
               <p className="hint">Products that match join the collection, and leave it when they no longer match, as soon as they are saved.</p>
-              <RuleBuilder rows={form.rules} setRows={(rows) => set('rules', rows)} match={form.match} setMatch={(m) => set('match', m)} errorAt={errorAt} />
+              <RuleBuilder rows={form.rules} setRows={setRules} match={form.match} setMatch={(m) => set('match', m)} errorAt={errorAt} />
               <MatchCount rows={form.rules} match={form.match} sort={form.sort} onErrors={setPreviewError} />
             </section>
           ) : (

@@ -300,6 +300,7 @@ export function MatchCount({ rows, match, sort, onErrors }: { rows: RuleRow[]; m
     const ask = ++asked.current;
     if (!complete) {
       setState((s) => ({ status: 'incomplete', preview: s.preview }));
+      onErrorsRef.current(null);
       return undefined;
     }
     setState((s) => ({ status: 'counting', preview: s.preview }));
