@@ -203,7 +203,7 @@ describeInBrowser('collections in headless Chromium', () => {
     // The first page's "Saved." may still be shown: this save's is one more.
     const savedBefore = await toast(page, 'Saved.').count();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await count(toast(page, 'Saved.'), (n) => n > savedBefore, 'a new “Saved.” notice');
+    await eventually(() => toast(page, 'Saved.').count(), (n) => n > savedBefore, 'a new “Saved.” notice', 30_000);
     expect((await collectionBySlug('cheap-or-summer')).productsCount).toBe(3);
     expect((await memberNames('cheap-or-summer')).sort()).toEqual(['Alpine Beanie', 'Cloche', 'Fedora']);
     await checkScreen(page, 'collection-smart', problems);
