@@ -11,6 +11,7 @@ import {
   type CollectionMemberFragment,
 } from '../../generated/graphql';
 import { formatMoney } from '../../lib/format';
+import { useDragReorder } from '../../lib/dragReorder';
 import { Link } from '../../lib/router';
 import { useWorkspace } from '../../session';
 import { StatusBadge } from '../ProductList';
@@ -40,8 +41,6 @@ export function ManualProducts({
   const [loadState, setLoadState] = useState<{ loading: boolean; error?: ApiError }>({ loading: true });
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [dragOver, setDragOver] = useState<number | null>(null);
   const [focusAfter, setFocusAfter] = useState<string | null>(null);
   const arranged = collection.sort === 'manual';
   const sortKey = collection.sort;
@@ -114,6 +113,8 @@ export function ManualProducts({
     if (done) setStatus(`“${moved!.name}” moved to position ${to + 1} of ${collection.productsCount}.`);
   };
 
+  const drag = useDragReorder((from, to) => void moveTo(from, to), arranged && !busy);
+
   // The Move buttons stay enabled while a change is sent (a disabled button would lose the focus); a move asked meanwhile is ignored.
   const move = (index: number, by: -1 | 1) => {
     const target = index + by;
@@ -185,34 +186,9 @@ export function ManualProducts({
             return (
               <li
                 key={product.id}
-                className={`member-row${dragFrom === index ? ' member-row-dragging' : ''}${dragOver === index && dragFrom !== index ? ' member-row-target' : ''}`}
-                draggable={arranged && !busy}
+                className={`member-row${drag.dragging(index) ? ' member-row-dragging' : ''}${drag.target(index) ? ' member-row-target' : ''}`}
                 data-testid="member"
-                onDragStart={(e) => {
-                  if (!arranged) return;
-                  e.dataTransfer.effectAllowed = 'move';
-                  e.dataTransfer.setData('text/plain', product.id);
-                  setDragFrom(index);
-                }}
-                onDragOver={(e) => {
-                  if (dragFrom === null) return;
-                  e.preventDefault();
-                  e.dataTransfer.dropEffect = 'move';
-                  if (dragOver !== index) setDragOver(index);
-                }}
-                onDragLeave={() => setDragOver((o) => (o === index ? null : o))}
-                onDrop={(e) => {
-                  if (dragFrom === null) return;
-                  e.preventDefault();
-                  const from = dragFrom;
-                  setDragFrom(null);
-                  setDragOver(null);
-                  void moveTo(from, index);
-                }}
-                onDragEnd={() => {
-                  setDragFrom(null);
-                  setDragOver(null);
-                }}
+                {...drag.itemProps(index, product.id)}
               >
                 <span className="member-position" aria-hidden="true">
                   {n}
