@@ -20,3 +20,14 @@ export async function memberIds(t: TestServer, s: StoreFixture, collection: stri
     if (!res.body.meta.has_more) return ids;
   }
 }
+
+/** What rule tests name: the attributes color (dropdown: red, blue) and weight (numeric, kg), and a product type "Gear" with both; its id. */
+export async function createGearType(t: TestServer, s: StoreFixture): Promise<string> {
+  const base = `/api/v1/merchant/stores/${s.storeId}`;
+  const post = (path: string, body: unknown) => t.request('POST', `${base}${path}`, { token: s.ownerToken, body });
+  const color = await post('/attributes', { code: 'color', name: 'Color', type: 'dropdown', values: [{ value: 'red', name: 'Red' }, { value: 'blue', name: 'Blue' }] });
+  const weight = await post('/attributes', { code: 'weight', name: 'Weight', type: 'numeric', unit: 'kg' });
+  const type = await post('/product-types', { name: 'Gear', product_attributes: [{ attribute_id: color.body.data.id }, { attribute_id: weight.body.data.id }] });
+  if (type.status !== 201) throw new Error(`product type failed: ${type.status} ${type.text}`);
+  return type.body.data.id as string;
+}

@@ -2,7 +2,7 @@ import { db } from '../../src/platform/db/client';
 import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, expectProblem } from '../products/helpers';
-import { collectionsPath, createCollection, memberIds } from './helpers';
+import { collectionsPath, createCollection, createGearType, memberIds } from './helpers';
 
 // The rule preview (POST …/collections/preview, GraphQL collectionRulesPreview): the count of products smart rules
 // match before saving, which is exactly the products_count saving them gives, with the first matching products;
@@ -24,10 +24,7 @@ const gqlPreview = (variables: Record<string, unknown>) => t.graphql(PREVIEW_QUE
 beforeAll(async () => {
   t = await startTestServer();
   a = await createStoreFixture();
-  const color = await req('POST', `${base()}/attributes`, { code: 'color', name: 'Color', type: 'dropdown', values: [{ value: 'red', name: 'Red' }, { value: 'blue', name: 'Blue' }] });
-  const weight = await req('POST', `${base()}/attributes`, { code: 'weight', name: 'Weight', type: 'numeric', unit: 'kg' });
-  const type = await req('POST', `${base()}/product-types`, { name: 'Gear', product_attributes: [{ attribute_id: color.body.data.id }, { attribute_id: weight.body.data.id }] });
-  typeId = type.body.data.id;
+  typeId = await createGearType(t, a);
   const made = async (fields: Record<string, unknown>) => {
     const p = await createProduct(t, a, fields);
     names[p.id] = fields.name as string;

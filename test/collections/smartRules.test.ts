@@ -3,7 +3,7 @@ import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { testContext } from '../helpers/context';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, expectProblem } from '../products/helpers';
-import { collectionsPath, createCollection, memberIds } from './helpers';
+import { collectionsPath, createCollection, createGearType, memberIds } from './helpers';
 
 // Smart collections through the real HTTP handler: every rule kind, all and any, membership following each product
 // write in its transaction (a price edit, a tag or category change, publishing, deletion), a rule change recomputed
@@ -30,10 +30,7 @@ const members = async (c: Record<string, any>) => sorted(await memberIds(t, a, c
 beforeAll(async () => {
   t = await startTestServer();
   a = await createStoreFixture();
-  const color = await req('POST', `${base()}/attributes`, { code: 'color', name: 'Color', type: 'dropdown', values: [{ value: 'red', name: 'Red' }, { value: 'blue', name: 'Blue' }] });
-  const weight = await req('POST', `${base()}/attributes`, { code: 'weight', name: 'Weight', type: 'numeric', unit: 'kg' });
-  const type = await req('POST', `${base()}/product-types`, { name: 'Gear', product_attributes: [{ attribute_id: color.body.data.id }, { attribute_id: weight.body.data.id }] });
-  typeId = type.body.data.id;
+  typeId = await createGearType(t, a);
   A = await createProduct(t, a, { name: 'A', tags: ['summer'], price: 20, inventory_quantity: 5, category_slugs: ['shoes'], product_type_id: typeId, attributes: { color: 'red', weight: 2 }, status: 'active' });
   B = await createProduct(t, a, { name: 'B', tags: ['winter'], price: 80, inventory_quantity: 0, category_slugs: ['shirts'] });
   await new Promise((r) => setTimeout(r, 20));
