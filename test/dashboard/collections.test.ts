@@ -130,6 +130,15 @@ describeInBrowser('collections in headless Chromium', () => {
     await page.getByLabel('Description').fill('What we like this week.');
     await page.getByLabel('Show on the storefront').check();
     await page.getByText('Unsaved changes').waitFor();
+    // Leaving with unsaved edits asks first; staying keeps them.
+    const dialogs: string[] = [];
+    page.once('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await nav(page, 'Products').click();
+    expect(dialogs).toEqual(['You have unsaved changes. Leave this page and lose them?']);
+    expect(await page.getByLabel('Title').inputValue()).toBe('Front page picks');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
     expect(await collectionBySlug('front-page')).toMatchObject({ title: 'Front page picks', published: true, description: 'What we like this week.', productsCount: 3 });
