@@ -2,9 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { query, toApiError, type ApiError } from '../../api/client';
 import { ErrorMessage } from '../../components/ui';
 import { CollectionProductSearchDocument, type CollectionMemberFragment } from '../../generated/graphql';
-import { formatMoney } from '../../lib/format';
 import { useWorkspace } from '../../session';
-import { StatusBadge } from '../ProductList';
+import { MemberLine } from './MemberLine';
 import { matchCountText } from './rules';
 
 /**
@@ -68,13 +67,7 @@ export function ProductPicker({ inputId, isMember, onAdd, disabled }: { inputId:
           {result.items.map((p) => {
             const member = isMember(p.id);
             return (
-              <li key={p.id} className="member-line">
-                <span className="member-name">
-                  {p.name}
-                  <span className="member-facts">
-                    <StatusBadge status={p.status} /> <span className="muted">{formatMoney(p.price, p.currency || store.currency)}</span>
-                  </span>
-                </span>
+              <MemberLine key={p.id} product={p} currency={store.currency} plain>
                 {member ? (
                   <span className="muted small">In the collection</span>
                 ) : (
@@ -82,7 +75,7 @@ export function ProductPicker({ inputId, isMember, onAdd, disabled }: { inputId:
                     Add<span className="visually-hidden"> {p.name}</span>
                   </button>
                 )}
-              </li>
+              </MemberLine>
             );
           })}
         </ul>

@@ -1,10 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { query, toApiError, type ApiError } from '../../api/client';
-import { CollectionRuleChoicesDocument, CollectionRulesPreviewDocument, type CollectionMatch, type CollectionMemberFragment, type CollectionRulesPreviewQuery, type CollectionSort } from '../../generated/graphql';
-import { formatMoney } from '../../lib/format';
-import { Link } from '../../lib/router';
+import { CollectionRuleChoicesDocument, CollectionRulesPreviewDocument, type CollectionMatch, type CollectionRulesPreviewQuery, type CollectionSort } from '../../generated/graphql';
 import { useWorkspace } from '../../session';
-import { StatusBadge } from '../ProductList';
+import { MemberLine } from './MemberLine';
 import { type Attribute, FIELD_LABELS, newRule, OPERATOR_LABELS, operatorsFor, RULE_FIELDS, type RuleField, type RuleRow, matchCountText, rulesComplete, rulesInput, rulesSnapshot, STATUS_LABELS } from './rules';
 
 type Choices = { attributes: Attribute[]; productTypes: { id: string; name: string }[] };
@@ -351,16 +349,3 @@ export function MatchCount({ rows, match, sort, onErrors }: { rows: RuleRow[]; m
 }
 
 const SORT_WORDS: Record<string, string> = { newest: 'newest first', name: 'by name', price_asc: 'cheapest first', price_desc: 'most expensive first' };
-
-/** A product in a short list: its thumbnail, name (a link to it), status and price. */
-export function MemberLine({ product, currency }: { product: CollectionMemberFragment; currency: string }) {
-  const image = [...product.images].sort((a, b) => a.position - b.position)[0];
-  return (
-    <li className="member-line">
-      {image ? <img className="thumb" src={image.url} alt="" width={40} height={40} loading="lazy" /> : <span className="thumb-empty" aria-hidden="true" />}
-      <Link to={`products/${product.id}`}>{product.name}</Link>
-      <StatusBadge status={product.status} />
-      <span className="muted">{formatMoney(product.price, product.currency || currency)}</span>
-    </li>
-  );
-}
