@@ -32,6 +32,7 @@ const ProductTypeEditorPage = lazy(() => import('./screens/ProductTypes').then((
 const ImportExportPage = lazy(() => import('./screens/ImportExport').then((m) => ({ default: m.ImportExportPage })));
 const OAuthAppsPage = lazy(() => import('./screens/OAuthApps').then((m) => ({ default: m.OAuthAppsPage })));
 const InvitePage = lazy(() => import('./screens/Invite').then((m) => ({ default: m.InvitePage })));
+const CollectionsScreen = lazy(() => import('./screens/Collections'));
 
 export function App() {
   return (
@@ -117,6 +118,7 @@ const NAV: NavItem[] = [
   { to: 'languages', label: 'Languages and currencies', permission: 'manage_products', active: (p) => p.startsWith('languages') },
   { to: 'attributes', label: 'Attributes', permission: 'manage_products', active: (p) => p.startsWith('attributes') },
   { to: 'product-types', label: 'Product types', permission: 'manage_products', active: (p) => p.startsWith('product-types') },
+  { to: 'collections', label: 'Collections', permission: 'manage_products', active: (p) => p.startsWith('collections') },
   { to: 'activity', label: 'Activity', permission: 'view_changes', active: (p) => p.startsWith('activity') },
   { to: 'api-keys', label: 'API keys', permission: 'manage_api_keys', active: (p) => p.startsWith('api-keys') },
   { to: 'webhooks', label: 'Webhooks', permission: 'manage_webhooks', active: (p) => p.startsWith('webhooks') },
@@ -234,6 +236,7 @@ function Routes({ path }: { path: string }) {
   if (path === 'product-types') return <ProductTypesPage />;
   if (path === 'product-types/new') return <ProductTypeEditorPage productTypeId={null} />;
   if ((params = match('product-types/:id', path))) return <ProductTypeEditorPage productTypeId={params.id!} key={params.id} />;
+  if (path === 'collections' || path.startsWith('collections/')) return <CollectionsScreen path={path} />;
   if (path === 'activity') return <HistoryPage productId={null} />;
   if (path === 'api-keys') return <ApiKeysPage />;
   if (path === 'webhooks') return <WebhooksPage />;

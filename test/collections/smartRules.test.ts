@@ -3,7 +3,7 @@ import { createStoreFixture, type StoreFixture } from '../helpers/fixtures';
 import { testContext } from '../helpers/context';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { createProduct, expectProblem } from '../products/helpers';
-import { collectionsPath, createCollection, memberIds } from './helpers';
+import { collectionsPath, createCollection, createGearType, INVALID_RULE_ERRORS, INVALID_RULES, memberIds } from './helpers';
 
 // Smart collections through the real HTTP handler: every rule kind, all and any, membership following each product
 // write in its transaction (a price edit, a tag or category change, publishing, deletion), a rule change recomputed
@@ -30,10 +30,7 @@ const members = async (c: Record<string, any>) => sorted(await memberIds(t, a, c
 beforeAll(async () => {
   t = await startTestServer();
   a = await createStoreFixture();
-  const color = await req('POST', `${base()}/attributes`, { code: 'color', name: 'Color', type: 'dropdown', values: [{ value: 'red', name: 'Red' }, { value: 'blue', name: 'Blue' }] });
-  const weight = await req('POST', `${base()}/attributes`, { code: 'weight', name: 'Weight', type: 'numeric', unit: 'kg' });
-  const type = await req('POST', `${base()}/product-types`, { name: 'Gear', product_attributes: [{ attribute_id: color.body.data.id }, { attribute_id: weight.body.data.id }] });
-  typeId = type.body.data.id;
+  typeId = await createGearType(t, a);
   A = await createProduct(t, a, { name: 'A', tags: ['summer'], price: 20, inventory_quantity: 5, category_slugs: ['shoes'], product_type_id: typeId, attributes: { color: 'red', weight: 2 }, status: 'active' });
   B = await createProduct(t, a, { name: 'B', tags: ['winter'], price: 80, inventory_quantity: 0, category_slugs: ['shirts'] });
   await new Promise((r) => setTimeout(r, 20));
@@ -85,20 +82,10 @@ describe('rule kinds', () => {
     const res = await req('POST', collectionsPath(a), {
       title: 'Bad rules',
       kind: 'smart',
-      rules: [
-        { field: 'tag', operator: 'greater_than', value: 'x' },
-        { field: 'category', operator: 'equals', value: 'nope' },
-        { field: 'price', operator: 'less_than', value: 'cheap' },
-        { field: 'attribute', operator: 'equals', value: 'red' },
-        { field: 'attribute', attribute: 'color', operator: 'greater_than', value: 3 },
-        { field: 'colour', operator: 'equals', value: 'x' },
-        { field: 'created_at', operator: 'after', value: 'yesterday' },
-      ],
+      rules: INVALID_RULES,
     });
     const problem = expectProblem(res, 422, 'validation_failed');
-    expect(problem.errors!.map((e) => `${e.field}:${e.code}`).sort()).toEqual(
-      sorted(['rules.0.operator:invalid_choice', 'rules.1.value:unknown_reference', 'rules.2.value:invalid', 'rules.3.attribute:required', 'rules.4.attribute:invalid', 'rules.5.field:invalid_choice', 'rules.6.value:invalid']),
-    );
+    expect(problem.errors!.map((e) => `${e.field}:${e.code}`).sort()).toEqual(INVALID_RULE_ERRORS);
   });
 });
 

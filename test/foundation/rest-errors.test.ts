@@ -178,6 +178,12 @@ const BODY_ROUTES: Record<string, { path: () => string; valid: () => Record<stri
     nest: (extra) => ({ title: 'Base collection 2', ...extra }),
     prefix: '',
   },
+  previewCollectionRules: {
+    path: () => `/api/v1/merchant/stores/${a.storeId}/collections/preview`,
+    valid: () => ({ rules: [{ field: 'tag', operator: 'equals', value: 'summer' }] }),
+    nest: (extra) => ({ rules: [{ field: 'tag', operator: 'equals', value: 'summer' }, { field: 'price', operator: 'less_than', value: 50, ...extra }] }),
+    prefix: 'rules.1.',
+  },
   addCollectionProducts: {
     path: () => `/api/v1/merchant/stores/${a.storeId}/collections/${collectionId}/products`,
     valid: () => ({ product_ids: [productId] }),

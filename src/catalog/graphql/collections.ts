@@ -8,7 +8,9 @@ import { builder, capability } from '../../api/graphql/builder';
 import { inputRules } from '../../api/inputCheck';
 import { fieldErrorsOf } from '../../platform/validation';
 import { inCatalogMode, MODE_ARG_DESCRIPTION, ServiceMode } from '../../api/graphql/modes';
-import { PageMeta, pageMeta, ProductPage } from './products';
+import { previewCollectionRules, previewProductIds, PREVIEW_PRODUCTS, type CollectionRulesPreview } from '../services/collectionPreview';
+import { productsByIds } from '../services/productList';
+import { PageMeta, pageMeta, Product, ProductPage, productQuery } from './products';
 
 const CollectionKind = builder.enumType('CollectionKind', { values: collections.COLLECTION_KINDS, description: 'manual: an ordered list kept by hand; smart: the products its rules match' });
 const CollectionMatch = builder.enumType('CollectionMatch', { values: collections.COLLECTION_MATCHES, description: 'Whether a product must match all rules or any of them' });
@@ -110,6 +112,22 @@ const present = <T extends object>(o: T) => Object.fromEntries(Object.entries(o)
 
 const COLLECTION_ARG = { required: true, description: 'Its id or slug' } as const;
 
+const CollectionRulesPreviewType = builder.objectRef<CollectionRulesPreview>('CollectionRulesPreview').implement({
+  description: 'What smart collection rules would hold if saved now: exactly the products_count and members saving them gives.',
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'How many products of the catalog (of every status) the rules match' }),
+    products: t.field({
+      type: [Product],
+      description: "The first matching products, in the preview's sort",
+      args: { first: t.arg.int({ description: `How many (0 to ${PREVIEW_PRODUCTS.max}; default ${PREVIEW_PRODUCTS.default})` }) },
+      resolve: async (p, args, ctx, info) => {
+        const c = inCatalogMode(ctx, p.mode);
+        return productsByIds(c, await previewProductIds(c, p, args.first ?? PREVIEW_PRODUCTS.default), productQuery(ctx, info));
+      },
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
   collections: t.field({
     type: CollectionPage,
@@ -127,6 +145,21 @@ builder.queryFields((t) => ({
     args: { storeId: t.arg.id({ required: true }), mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }), collection: t.arg.string(COLLECTION_ARG) },
     authScopes: (_root, args) => capability('readCatalog', args.storeId),
     resolve: (_root, args, ctx) => collections.findCollection(inCatalogMode(ctx, args.mode), args.storeId, args.collection),
+  }),
+  collectionRulesPreview: t.field({
+    type: CollectionRulesPreviewType,
+    description:
+      'How many products smart collection rules match, and the first of them, before saving: the rules are checked as createCollection and updateCollection check them (every error at once, at rules.N.field) and evaluated by the same statement as membership. Writes nothing.',
+    args: {
+      storeId: t.arg.id({ required: true }),
+      mode: t.arg({ type: ServiceMode, description: MODE_ARG_DESCRIPTION }),
+      rules: t.arg({ type: [CollectionRuleInput], required: true, description: 'As a smart collection takes them (at least one)' }),
+      match: t.arg({ type: CollectionMatch, description: 'Default all' }),
+      sort: t.arg({ type: CollectionSort, description: 'The order of `products`: newest (default), name, price_asc, price_desc' }),
+    },
+    authScopes: (_root, args) => capability('readCatalog', args.storeId),
+    resolve: (_root, args, ctx) =>
+      previewCollectionRules(inCatalogMode(ctx, args.mode), args.storeId, { rules: args.rules as unknown[], match: args.match ?? undefined, sort: args.sort ?? undefined }),
   }),
   collectionProducts: t.field({
     type: ProductPage,

@@ -4,6 +4,7 @@ import { CATALOG_LIMITS } from '../limits';
 import { PAGE_LIMITS } from '../services/productList';
 import { COLLECTION_KINDS, COLLECTION_MATCHES, COLLECTION_SORTS, collectionForList } from '../services/collections';
 import { listCollectionProductIds } from '../services/collectionList';
+import { PREVIEW_PRODUCTS } from '../services/collectionPreview';
 import { requireCapability } from '../../access/auth/authorization';
 import type { RequestContext } from '../../platform/context';
 import { ALL_OPERATORS, RULE_FIELDS } from '../services/collectionRules';
@@ -157,6 +158,46 @@ export const collectionRoutes: RestRoute[] = [
         ...writeErrors,
         '409': problemResponse('Another collection of the catalog has the slug (slug_taken)'),
         '422': problemResponse('Invalid field (validation_failed: rules.N.field, unknown_reference, not_allowed…) or too many collections (limit_exceeded)'),
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/preview`,
+    operationId: 'previewCollectionRules',
+    summary: 'Count the products smart collection rules match, before saving them',
+    auth: 'dashboard',
+    operation:
+      `query PreviewCollectionRules($storeId: ID!, $rules: [CollectionRuleInput!]!, $match: CollectionMatch, $sort: CollectionSort, $first: Int) {
+        collectionRulesPreview(storeId: $storeId, rules: $rules, match: $match, sort: $sort) { count products(first: $first) { ...RestProduct } } }` + PRODUCT_FRAGMENT,
+    variables: (r) => {
+      const b = bodyWith(r.body, ['rules', 'match', 'sort', 'first']);
+      return { storeId: r.params.storeId, rules: b.rules, match: b.match, sort: b.sort, first: b.first };
+    },
+    respond: (d) => ({ body: { data: { products_count: d.collectionRulesPreview.count, products: d.collectionRulesPreview.products.map(restProduct) } } }),
+    openapi: {
+      description: `What a smart collection with these rules would hold if saved now, and nothing is written: products_count is exactly what creating the collection (or changing its rules to these) would give, because the rules are checked as a create checks them (every error at once, at rules.N.field) and evaluated by the same statement as membership. products: the first of them (first, default ${PREVIEW_PRODUCTS.default}, at most ${PREVIEW_PRODUCTS.max}) in sort (newest, name, price_asc, price_desc), in the merchant representation. Needs manage_products or products:read.`,
+      requestBody: opsBody({
+        type: 'object',
+        required: ['rules'],
+        additionalProperties: false,
+        properties: {
+          rules: { type: 'array', minItems: 1, maxItems: CATALOG_LIMITS.rulesPerCollection, items: schemaRef('CollectionRule') },
+          match: writableProperties.match,
+          sort: { type: 'string', enum: COLLECTION_SORTS.filter((s) => s !== 'manual'), default: 'newest', description: 'The order of products' },
+          first: { type: 'integer', minimum: 0, maximum: PREVIEW_PRODUCTS.max, default: PREVIEW_PRODUCTS.default, description: 'How many matching products to list' },
+        },
+        examples: [{ rules: [{ field: 'price', operator: 'at_least', value: '20' }, { field: 'price', operator: 'at_most', value: '50' }], match: 'all' }],
+      }),
+      responses: {
+        '200': data(
+          { type: 'object', required: ['products_count', 'products'], properties: { products_count: { type: 'integer', minimum: 0, description: 'How many products (of every status) the rules match' }, products: { type: 'array', items: schemaRef('Product') } } },
+          'The count and the first matching products',
+        ),
+        ...errors,
+        '404': problemResponse('No such store (not_found)'),
+        '400': writeErrors['400'],
+        '422': problemResponse('Invalid rules, all reported at once (validation_failed: rules.N.field, rules.N.operator, rules.N.value with invalid_choice, unknown_reference, required…)'),
       },
     },
   },

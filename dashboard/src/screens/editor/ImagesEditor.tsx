@@ -2,6 +2,7 @@ import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
 import { mutate, toApiError, uploadMutation, type ApiError } from '../../api/client';
 import { ConfirmButton, ErrorMessage } from '../../components/ui';
 import { ArrangeProductImagesDocument, RemoveProductImageDocument, UploadProductImageDocument, type ProductDetailFragment } from '../../generated/graphql';
+import { useDragReorder } from '../../lib/dragReorder';
 import { useWorkspace } from '../../session';
 
 const ACCEPTED = ['image/jpeg', 'image/png', 'image/webp'];
@@ -42,19 +43,13 @@ export function ImagesEditor({ product, onChanged, onConflict }: { product: Prod
 
   const setRows = (next: ArrangedImage[]) => setDraft({ from: savedKey, rows: next });
   // Dragging an image onto another puts it in that place (the Move buttons do the same from the keyboard).
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [dragOver, setDragOver] = useState<number | null>(null);
-  const dropOn = (target: number) => {
-    const from = dragFrom;
-    setDragFrom(null);
-    setDragOver(null);
-    if (from === null || from === target) return;
+  const drag = useDragReorder((from, target) => {
     const next = [...rows];
     const [moved] = next.splice(from, 1);
     next.splice(target, 0, moved!);
     setRows(next);
     setStatus(`Image ${from + 1} moved to position ${target + 1}. Save to keep the new order.`);
-  };
+  }, !arranging);
 
   const move = (index: number, by: -1 | 1) => {
     const target = index + by;
@@ -154,32 +149,9 @@ export function ImagesEditor({ product, onChanged, onConflict }: { product: Prod
               return (
                 <li
                   key={image.id}
-                  className={`image-card${dragFrom === index ? ' image-card-dragging' : ''}${dragOver === index && dragFrom !== index ? ' image-card-target' : ''}`}
-                  draggable={!arranging}
+                  className={`image-card${drag.dragging(index) ? ' image-card-dragging' : ''}${drag.target(index) ? ' image-card-target' : ''}`}
                   data-testid="image-card"
-                  onDragStart={(e) => {
-                    // Only the card itself moves: dragging inside the alt text selects text as usual.
-                    if (e.target instanceof HTMLInputElement) return;
-                    e.dataTransfer.effectAllowed = 'move';
-                    e.dataTransfer.setData('text/plain', image.id);
-                    setDragFrom(index);
-                  }}
-                  onDragOver={(e) => {
-                    if (dragFrom === null) return;
-                    e.preventDefault();
-                    e.dataTransfer.dropEffect = 'move';
-                    if (dragOver !== index) setDragOver(index);
-                  }}
-                  onDragLeave={() => setDragOver((o) => (o === index ? null : o))}
-                  onDrop={(e) => {
-                    if (dragFrom === null) return;
-                    e.preventDefault();
-                    dropOn(index);
-                  }}
-                  onDragEnd={() => {
-                    setDragFrom(null);
-                    setDragOver(null);
-                  }}
+                  {...drag.itemProps(index, image.id)}
                 >
                   <img src={image.url} alt={image.alt ?? `Image ${n} of ${product.name}`} width={160} height={Math.round((160 * image.height) / Math.max(1, image.width))} />
                   <p className="small">
