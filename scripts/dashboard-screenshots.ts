@@ -36,6 +36,23 @@ interface Screen {
   setup?: (api: Api) => Promise<unknown>;
   /** Done on the open page before the shot (a switch flipped, a section opened). */
   prepare?: (page: Page) => Promise<void>;
+  /** A part of a long page to show at the top of the shot (a CSS selector). */
+  scrollTo?: string;
+}
+
+const last = (api: Api) => api.productIds.at(-1)!;
+
+/** Options (two by three) and the variants of their combinations, on the newest product. */
+async function withVariants(api: Api): Promise<void> {
+  await api.merchant(api.service, 'PUT', `/products/${last(api)}/options`, { options: [{ name: 'Color', values: ['Sand', 'Slate'] }, { name: 'Size', values: ['S', 'M', 'L'] }] });
+  await api.graphql('mutation($s: ID!, $p: ID!) { generateProductVariants(storeId: $s, productId: $p) { id } }', { s: api.service.storeId, p: last(api) });
+}
+
+/** A second language and currency, with the newest product translated. */
+async function withLanguages(api: Api): Promise<void> {
+  await api.merchant(api.service, 'POST', '/locales', { locale: 'de' });
+  await api.merchant(api.service, 'POST', '/currencies', { currency: 'JPY' });
+  await api.merchant(api.service, 'PUT', `/products/${last(api)}/translations/de`, { name: 'Leinendecke 6', description: 'Von Hand gefertigt, für lange Zeit.' });
 }
 
 const SCREENS: Screen[] = [
@@ -77,7 +94,67 @@ const SCREENS: Screen[] = [
       });
     },
   },
-  { name: 'team', path: 'team' },
+  {
+    name: 'team',
+    path: 'team',
+    setup: async (api) => {
+      await api.graphql('mutation($s: ID!) { inviteStoreMember(storeId: $s, email: "sam@demo.store", permissions: ["manage_products"]) { invitation { id } } }', { s: api.service.storeId });
+    },
+  },
+  { name: 'product-variants', path: (api) => `products/${last(api)}`, setup: withVariants, scrollTo: '#variant-grid-heading' },
+  {
+    name: 'attributes',
+    path: 'attributes',
+    setup: async (api) => {
+      await api.merchant(api.service, 'POST', '/attributes', { code: 'colour', name: 'Colour', type: 'swatch', filterable: true, public: true, values: [{ value: 'sand', name: 'Sand', hex: '#d8c3a5' }, { value: 'slate', name: 'Slate', hex: '#5a6470' }] });
+      await api.merchant(api.service, 'POST', '/attributes', { code: 'care', name: 'Care', type: 'rich_text', public: true });
+      await api.merchant(api.service, 'POST', '/attributes', { code: 'released', name: 'Released', type: 'date' });
+      await api.merchant(api.service, 'POST', '/product-types', { name: 'Ceramics', product_attributes: [{ code: 'colour', required: false }, { code: 'care' }, { code: 'released' }] });
+    },
+  },
+  { name: 'product-types', path: 'product-types' },
+  { name: 'languages', path: 'languages', setup: withLanguages },
+  { name: 'translations', path: 'translations' },
+  { name: 'product-translation', path: (api) => `products/${last(api)}/translate?locale=de` },
+  {
+    name: 'collections',
+    path: 'collections',
+    setup: async (api) => {
+      const manual = await api.merchant<{ data: { id: string } }>(api.service, 'POST', '/collections', { title: 'Editor’s picks', kind: 'manual', published: true });
+      await api.merchant(api.service, 'POST', `/collections/${manual.data.id}/products`, { product_ids: api.productIds.slice(0, 4) });
+      await api.merchant(api.service, 'POST', '/collections', { title: 'Under 40', kind: 'smart', rules: [{ field: 'price', operator: 'less_than', value: '40' }], published: true });
+      return manual.data.id;
+    },
+  },
+  {
+    name: 'collection-smart',
+    setup: async (api) => {
+      const made = await api.merchant<{ data: { id: string } }>(api.service, 'POST', '/collections', {
+        title: 'Bestsellers under 40',
+        kind: 'smart',
+        rules: [
+          { field: 'tag', operator: 'equals', value: 'bestseller' },
+          { field: 'price', operator: 'less_than', value: '40' },
+        ],
+      });
+      return made.data.id;
+    },
+    path: (_api, id) => `collections/${String(id)}`,
+    prepare: async (page) => {
+      await page.getByText(/products? match/).first().waitFor();
+    },
+    scrollTo: 'h2:has-text("Rules")',
+  },
+  {
+    name: 'staged-changes',
+    path: (api) => `products/${last(api)}`,
+    setup: async (api) => {
+      await api.merchant(api.service, 'PUT', `/products/${last(api)}?staged=true`, { name: 'Hand-thrown mug, autumn glaze', price: '34.00' });
+    },
+    scrollTo: '.staged-panel',
+  },
+  { name: 'import-export', path: 'import-export' },
+  { name: 'oauth-apps', path: 'oauth-apps' },
   {
     name: 'oauth-consent',
     setup: async (api) => {
@@ -158,6 +235,11 @@ async function main(): Promise<void> {
       if (screen.prepare) {
         await screen.prepare(page);
         await waitUntilShown(page);
+      }
+      if (screen.scrollTo) {
+        await page.locator(screen.scrollTo).first().evaluate((element) => element.scrollIntoView({ block: 'start' }));
+        // Clear of the sticky header.
+        await page.evaluate(() => window.scrollBy(0, -72));
       }
       const file = path.join(OUT_DIR, `${screen.name}.png`);
       await page.screenshot({ path: file });
