@@ -134,7 +134,11 @@ function pageSizeOf(args: Record<string, unknown>): number | undefined {
 const isObjectList = (type: GraphQLOutputType) => isListType(getNullableType(type)) && isCompositeType(getNamedType(type));
 const isPaged = (field: GraphQLField<unknown, unknown>) => field.args.some((a) => (PAGE_SIZE_ARGS as readonly string[]).includes(a.name));
 
-/** The types paged fields return (ProductPage, a connection...): their list holds the page, already counted by the field's size. */
+/**
+ * The wrapper types paged fields return (ProductPage, a connection...): their list holds the page, already counted by
+ * the field's size. A paged field that returns the list itself (a product's images(first:), a preview's
+ * products(first:)) is counted by its size directly; its element type stays an ordinary type, whose own lists count.
+ */
 const pageTypesBySchema = new WeakMap<GraphQLSchema, Set<string>>();
 function pageTypesOf(schema: GraphQLSchema): Set<string> {
   let names = pageTypesBySchema.get(schema);
@@ -142,7 +146,9 @@ function pageTypesOf(schema: GraphQLSchema): Set<string> {
     names = new Set();
     for (const type of Object.values(schema.getTypeMap())) {
       if (!isObjectType(type) && !isInterfaceType(type)) continue;
-      for (const field of Object.values(type.getFields())) if (isPaged(field)) names.add(getNamedType(field.type).name);
+      for (const field of Object.values(type.getFields())) {
+        if (isPaged(field) && !isListType(getNullableType(field.type))) names.add(getNamedType(field.type).name);
+      }
     }
     pageTypesBySchema.set(schema, names);
   }
