@@ -108,8 +108,10 @@ export function typecheck(): void {
 
 /** Step 3: bundle with Vite. */
 export async function bundle(): Promise<void> {
+  // Always React's production build: run from a test (NODE_ENV=test) Vite would otherwise bundle React's development build.
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
-  await build({ configFile: path.join(DASHBOARD_DIR, 'vite.config.ts'), logLevel: 'error' });
+  await build({ configFile: path.join(DASHBOARD_DIR, 'vite.config.ts'), logLevel: 'error', mode: 'production' });
 }
 
 export interface BuildSummary {

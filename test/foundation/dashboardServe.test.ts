@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/harness';
 import { root } from '../helpers/serverProcess';
@@ -16,7 +16,8 @@ let asset: string;
 beforeAll(async () => {
   // `npm install` builds it; a checkout that skipped that builds it here.
   if (!existsSync(path.join(dist, 'index.html'))) execFileSync('npm', ['run', '-s', 'dashboard:build'], { cwd: root, stdio: 'ignore' });
-  asset = readdirSync(path.join(dist, 'assets')).find((f) => f.endsWith('.js'))!;
+  // The entry script the built page loads (other chunks load when their screen is first opened).
+  asset = /<script type="module"[^>]*src="\/dashboard\/assets\/([^"]+\.js)"/.exec(readFileSync(path.join(dist, 'index.html'), 'utf8'))![1]!;
   t = await startTestServer();
 }, 180_000);
 afterAll(() => t?.close());
