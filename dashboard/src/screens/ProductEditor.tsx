@@ -1,6 +1,7 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../api/client';
-import { ConfirmButton, ErrorMessage, Loading, PageTitle } from '../components/ui';
+import { LoadedPage } from '../components/loadedPage';
+import { ConfirmButton, ErrorMessage, PageTitle } from '../components/ui';
 import { useToast } from '../components/toasts';
 import {
   CreateProductDocument,
@@ -49,54 +50,14 @@ const snapshotOf = (form: ProductForm, seo: SeoForm) => JSON.stringify([form, nu
 
 export function ProductEditorPage({ productId }: { productId: string | null }) {
   const { storeId, mode } = useWorkspace();
-  const [state, setState] = useState<{ product?: ProductDetailFragment; error?: ApiError; loading: boolean }>({ loading: productId !== null });
-
-  const load = useCallback(async () => {
-    if (!productId) return undefined;
-    setState((s) => ({ ...s, loading: true, error: undefined }));
-    try {
-      const data = await query(ProductDocument, { storeId, mode, id: productId });
-      setState({ product: data.product, loading: false });
-      return data.product;
-    } catch (caught) {
-      setState({ error: toApiError(caught), loading: false });
-      return undefined;
-    }
-  }, [productId, storeId, mode]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  if (!productId) return <Editor product={null} reload={async () => undefined} />;
-  if (state.loading && !state.product) {
-    return (
-      <>
-        <PageTitle>Product</PageTitle>
-        <Loading label="Loading the product…" />
-      </>
-    );
-  }
-  if (state.error || !state.product) {
-    const notFound = state.error?.code === 'not_found';
-    return (
-      <>
-        <PageTitle>{notFound ? 'Product not found' : 'Product'}</PageTitle>
-        {notFound ? (
-          <p>
-            There is no such product in the {mode} catalog of this store. <Link to="products">Back to the products</Link>.
-          </p>
-        ) : (
-          <ErrorMessage error={state.error} title="The product could not be loaded.">
-            <button type="button" onClick={() => void load()}>
-              Try again
-            </button>
-          </ErrorMessage>
-        )}
-      </>
-    );
-  }
-  return <Editor product={state.product} reload={load} />;
+  return (
+    <LoadedPage
+      id={productId}
+      fetch={async (id) => (await query(ProductDocument, { storeId, mode, id })).product}
+      words={{ noun: 'product', back: { to: 'products', label: 'the products' } }}
+      render={(product, reload) => <Editor product={product} reload={reload} />}
+    />
+  );
 }
 
 function Editor({ product: loaded, reload }: { product: ProductDetailFragment | null; reload: () => Promise<ProductDetailFragment | undefined> }) {

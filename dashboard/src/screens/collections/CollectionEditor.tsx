@@ -1,6 +1,7 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../../api/client';
-import { Badge, ConfirmButton, ErrorMessage, Field, Loading, PageTitle } from '../../components/ui';
+import { LoadedPage } from '../../components/loadedPage';
+import { Badge, ConfirmButton, ErrorMessage, Field, PageTitle } from '../../components/ui';
 import { useToast } from '../../components/toasts';
 import {
   CollectionDocument,
@@ -68,54 +69,14 @@ function fieldLabel(path: string): string {
 
 export function CollectionEditorPage({ collectionId }: { collectionId: string | null }) {
   const { storeId, mode } = useWorkspace();
-  const [state, setState] = useState<{ collection?: CollectionDetailFragment; error?: ApiError; loading: boolean }>({ loading: collectionId !== null });
-
-  const load = useCallback(async () => {
-    if (!collectionId) return undefined;
-    setState((s) => ({ ...s, loading: true, error: undefined }));
-    try {
-      const d = await query(CollectionDocument, { storeId, mode, collection: collectionId });
-      setState({ collection: d.collection, loading: false });
-      return d.collection;
-    } catch (caught) {
-      setState({ error: toApiError(caught), loading: false });
-      return undefined;
-    }
-  }, [collectionId, storeId, mode]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  if (!collectionId) return <Editor loaded={null} reload={async () => undefined} />;
-  if (state.loading && !state.collection) {
-    return (
-      <>
-        <PageTitle>Collection</PageTitle>
-        <Loading label="Loading the collection…" />
-      </>
-    );
-  }
-  if (state.error || !state.collection) {
-    const notFound = state.error?.code === 'not_found';
-    return (
-      <>
-        <PageTitle>{notFound ? 'Collection not found' : 'Collection'}</PageTitle>
-        {notFound ? (
-          <p>
-            There is no such collection in the {mode} catalog of this store. <Link to="collections">Back to the collections</Link>.
-          </p>
-        ) : (
-          <ErrorMessage error={state.error} title="The collection could not be loaded.">
-            <button type="button" onClick={() => void load()}>
-              Try again
-            </button>
-          </ErrorMessage>
-        )}
-      </>
-    );
-  }
-  return <Editor loaded={state.collection} reload={load} />;
+  return (
+    <LoadedPage
+      id={collectionId}
+      fetch={async (collection) => (await query(CollectionDocument, { storeId, mode, collection })).collection}
+      words={{ noun: 'collection', back: { to: 'collections', label: 'the collections' } }}
+      render={(collection, reload) => <Editor loaded={collection} reload={reload} />}
+    />
+  );
 }
 
 function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; reload: () => Promise<CollectionDetailFragment | undefined> }) {
