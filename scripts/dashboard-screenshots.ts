@@ -38,6 +38,8 @@ interface Screen {
   prepare?: (page: Page) => Promise<void>;
   /** A part of a long page to show at the top of the shot (a CSS selector). */
   scrollTo?: string;
+  /** Shot without the session (the sign-in page, an invitation link). */
+  signedOut?: boolean;
 }
 
 const last = (api: Api) => api.productIds.at(-1)!;
@@ -113,6 +115,22 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'product-types', path: 'product-types' },
+  {
+    name: 'attribute-edit',
+    setup: async (api) => {
+      const made = await api.merchant<{ data: { id: string } }>(api.service, 'POST', '/attributes', { code: 'glaze', name: 'Glaze', type: 'swatch', filterable: true, public: true, values: [{ value: 'moss', name: 'Moss', hex: '#6b7f3a' }, { value: 'ash', name: 'Ash', hex: '#b9b4aa' }, { value: 'ink', name: 'Ink', hex: '#27304a' }] });
+      return made.data.id;
+    },
+    path: (_api, id) => `attributes/${String(id)}`,
+  },
+  {
+    name: 'product-type-edit',
+    setup: async (api) => {
+      const made = await api.merchant<{ data: { id: string } }>(api.service, 'POST', '/product-types', { name: 'Tableware', product_attributes: [{ code: 'glaze', required: true }], variant_attributes: [] });
+      return made.data.id;
+    },
+    path: (_api, id) => `product-types/${String(id)}`,
+  },
   { name: 'languages', path: 'languages', setup: withLanguages },
   { name: 'translations', path: 'translations' },
   { name: 'product-translation', path: (api) => `products/${last(api)}/translate?locale=de` },
@@ -153,7 +171,27 @@ const SCREENS: Screen[] = [
     },
     scrollTo: '.staged-panel',
   },
+  {
+    name: 'collection-manual',
+    setup: async (api) => {
+      const made = await api.merchant<{ data: { id: string } }>(api.service, 'POST', '/collections', { title: 'Gift ideas', kind: 'manual', published: true });
+      await api.merchant(api.service, 'POST', `/collections/${made.data.id}/products`, { product_ids: api.productIds.slice(0, 5) });
+      return made.data.id;
+    },
+    path: (_api, id) => `collections/${String(id)}`,
+    scrollTo: 'h2:has-text("Products")',
+  },
   { name: 'import-export', path: 'import-export' },
+  { name: 'sign-in', path: 'sign-in', signedOut: true },
+  {
+    name: 'invitation',
+    signedOut: true,
+    setup: async (api) => {
+      const made = await api.graphql<{ inviteStoreMember: { link: { token: string } } }>('mutation($s: ID!) { inviteStoreMember(storeId: $s, email: "alex@demo.store", permissions: ["manage_products", "manage_api_keys"]) { link { token } } }', { s: api.service.storeId });
+      return made.inviteStoreMember.link.token;
+    },
+    path: (_api, token) => `invite/${String(token)}`,
+  },
   { name: 'oauth-apps', path: 'oauth-apps' },
   {
     name: 'oauth-consent',
@@ -228,7 +266,7 @@ async function main(): Promise<void> {
       const made = screen.setup ? await screen.setup(api) : undefined;
       const target = typeof screen.path === 'function' ? screen.path(api, made) : screen.path;
       const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC' });
-      await context.addCookies([{ name, value, url: service.url }]);
+      if (!screen.signedOut) await context.addCookies([{ name, value, url: service.url }]);
       const page = await context.newPage();
       await page.goto(target.startsWith('/') ? service.url + target : `${service.url}/dashboard/${target}`);
       await waitUntilShown(page);
