@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { issueDashboardToken } from '../../src/access/auth/dashboardTokens';
 import { createAttribute } from '../../src/catalog/services/attributes';
+import { createCategory } from '../../src/catalog/services/categories';
 import { addStoreLocale } from '../../src/catalog/services/localization';
 import { createProduct } from '../../src/catalog/services/productCreate';
 import { createProductType } from '../../src/catalog/services/productTypes';
@@ -60,8 +61,9 @@ describeInBrowser('attribute translations in headless Chromium', () => {
     });
     attributeId = material.id;
     await createAttribute(ctx, f.storeId, { code: 'care', name: 'Care instructions', type: 'plain_text' });
+    await createCategory(ctx, { storeId: f.storeId, name: 'Scarves', slug: 'scarves' });
     const type = await createProductType(ctx, f.storeId, { name: 'Knitwear', productAttributes: [{ code: 'material' }, { code: 'care' }] });
-    const created = await createProduct(ctx, f.storeId, { name: 'Wool Scarf', price: '29.00', productTypeId: type.id, attributes: { material: 'wool', care: 'Hand wash cold.' } });
+    const created = await createProduct(ctx, f.storeId, { name: 'Wool Scarf', price: '29.00', categorySlugs: ['scarves'], productTypeId: type.id, attributes: { material: 'wool', care: 'Hand wash cold.' } });
     productId = created.id;
     token = (await issueDashboardToken(ctx, f.userId)).token;
     page = await f.browser.newPage({ viewport: { width: 1280, height: 900 } });
