@@ -174,6 +174,8 @@ describeInBrowser('attribute translations in headless Chromium', () => {
     expect(await cotton.getAttribute('aria-invalid')).toBe('true');
     await hasText(page.locator('.error-summary'), 'Value “Cotton”');
     await hasText(page.locator('.error-summary'), 'Name');
+    await hasText(page.locator('.tr-row').filter({ has: cotton }).locator('.field-error'), '255');
+    expect(await page.locator('.error-summary').innerText()).not.toContain('values.cotton');
     takeExpectedErrors(watch, 422);
     expect((await attribute()).translations).toEqual({});
     expect(watch.external()).toEqual([]);
