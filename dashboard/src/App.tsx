@@ -25,6 +25,7 @@ const LanguagesPage = lazy(() => import('./screens/Languages').then((m) => ({ de
 const TranslationsPage = lazy(() => import('./screens/Translations').then((m) => ({ default: m.TranslationsPage })));
 const ProductTranslationPage = lazy(() => import('./screens/translations/ProductTranslation').then((m) => ({ default: m.ProductTranslationPage })));
 const CategoryTranslationPage = lazy(() => import('./screens/translations/CategoryTranslation').then((m) => ({ default: m.CategoryTranslationPage })));
+const AttributeTranslationPage = lazy(() => import('./screens/translations/AttributeTranslation').then((m) => ({ default: m.AttributeTranslationPage })));
 const AttributesPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributesPage })));
 const AttributeEditorPage = lazy(() => import('./screens/Attributes').then((m) => ({ default: m.AttributeEditorPage })));
 const ProductTypesPage = lazy(() => import('./screens/ProductTypes').then((m) => ({ default: m.ProductTypesPage })));
@@ -226,6 +227,7 @@ function Routes({ path }: { path: string }) {
   if ((params = match('products/:id/history', path))) return <HistoryPage productId={params.id!} />;
   if ((params = match('products/:id/translate', path))) return <ProductTranslationPage productId={params.id!} key={params.id} />;
   if ((params = match('categories/:id/translate', path))) return <CategoryTranslationPage categoryId={params.id!} key={params.id} />;
+  if ((params = match('attributes/:id/translate', path))) return <AttributeTranslationPage attributeId={params.id!} key={params.id} />;
   if (path === 'translations') return <TranslationsPage />;
   if (path === 'languages') return <LanguagesPage />;
   if ((params = match('products/:id', path))) return <ProductEditorPage productId={params.id!} key={params.id} />;

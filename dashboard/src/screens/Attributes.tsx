@@ -278,6 +278,12 @@ function AttributeEditor({ attribute }: { attribute: AttributeDef | null }) {
       <PageTitle>{title}</PageTitle>
       <p className="breadcrumb">
         <Link to="attributes">← All attributes</Link>
+        {creating ? null : (
+          <>
+            {' · '}
+            <Link to={`attributes/${attribute.id}/translate`}>Translate</Link>
+          </>
+        )}
       </p>
       <ErrorMessage error={general} title="The attribute was not saved." />
       <form className="panel" onSubmit={submit} noValidate aria-label={title}>

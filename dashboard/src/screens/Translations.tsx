@@ -138,7 +138,8 @@ function LocaleStatus({ locale }: { locale: string }) {
         ) : (
           <ul className="translation-items">
             {items.map((item) => {
-              const to = item.kind === 'product' ? `products/${item.id}/translate?locale=${encodeURIComponent(locale)}` : item.kind === 'category' ? `categories/${item.id}/translate?locale=${encodeURIComponent(locale)}` : null;
+              const base = ({ product: 'products', category: 'categories', attribute: 'attributes' } as Record<string, string | undefined>)[item.kind];
+              const to = base ? `${base}/${item.id}/translate?locale=${encodeURIComponent(locale)}` : null;
               return (
                 <li key={`${item.kind}:${item.id}`} className="translation-item">
                   <div>

@@ -13,6 +13,7 @@ import { languageName } from '../../lib/languages';
 import { formatDateTime } from '../../lib/format';
 import { Link, navigate, useLeaveGuard, useLocation } from '../../lib/router';
 import { useWorkspace } from '../../session';
+import { loadAttributes, type AttributeDef } from '../attributes/catalog';
 import { translationFieldLabel } from './fieldWords';
 import './translations.css';
 
@@ -36,9 +37,20 @@ interface TranslationForm {
   seoDescription: string;
   seoSlug: string;
   options: Record<string, { name: string; values: Record<string, string> }>;
+  /** Text attribute values by attribute code. */
+  attributes: Record<string, string>;
 }
 
-function formOf(product: ProductTranslationFieldsFragment, stored: StoredTranslation | undefined): TranslationForm {
+/** The product's plain and rich text attribute values, each with its attribute: the ones a translation can carry. */
+function textAttributes(product: ProductTranslationFieldsFragment, defs: AttributeDef[]) {
+  const values = (product.attributes ?? {}) as Record<string, unknown>;
+  return defs.filter((d) => (d.type === 'plain_text' || d.type === 'rich_text') && typeof values[d.code] === 'string' && values[d.code] !== '').map((d) => ({ def: d, text: values[d.code] as string }));
+}
+
+/** Rich text's words without its markup, to read on the left. */
+const plainText = (html: string) => new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+
+function formOf(product: ProductTranslationFieldsFragment, stored: StoredTranslation | undefined, defs: AttributeDef[]): TranslationForm {
   const options: TranslationForm['options'] = {};
   for (const option of product.options) {
     const saved = stored?.options?.[option.name];
@@ -54,12 +66,13 @@ function formOf(product: ProductTranslationFieldsFragment, stored: StoredTransla
     seoDescription: stored?.seo?.description ?? '',
     seoSlug: stored?.seo?.slug ?? '',
     options,
+    attributes: Object.fromEntries(textAttributes(product, defs).map(({ def }) => [def.code, typeof stored?.attributes?.[def.code] === 'string' ? (stored.attributes[def.code] as string) : ''])),
   };
 }
 
 const orNull = (text: string) => (text.trim() === '' ? null : text);
 
-/** The whole translation to write (a PUT of the locale: it clears every outdated mark); the attribute values kept as they are. */
+/** The whole translation to write (a PUT of the locale: it clears every outdated mark); attribute values not on the form kept as they are. */
 function inputOf(form: TranslationForm, stored: StoredTranslation | undefined) {
   const options: Record<string, { name: string | null; values: Record<string, string> }> = {};
   for (const [option, entry] of Object.entries(form.options)) {
@@ -72,8 +85,17 @@ function inputOf(form: TranslationForm, stored: StoredTranslation | undefined) {
     description: orNull(form.description),
     seo: seo.title || seo.description || seo.slug ? seo : null,
     options: Object.keys(options).length ? options : null,
-    attributes: stored?.attributes ?? null,
+    attributes: attributesOf(form, stored),
   };
+}
+
+function attributesOf(form: TranslationForm, stored: StoredTranslation | undefined) {
+  const attributes: Record<string, unknown> = { ...(stored?.attributes ?? {}) };
+  for (const [code, text] of Object.entries(form.attributes)) {
+    if (text.trim() === '') delete attributes[code];
+    else attributes[code] = text;
+  }
+  return Object.keys(attributes).length ? attributes : null;
 }
 
 const translationsOf = (product: ProductTranslationFieldsFragment) => (product.translations ?? {}) as Record<string, StoredTranslation>;
@@ -81,14 +103,14 @@ const translationsOf = (product: ProductTranslationFieldsFragment) => (product.t
 export function ProductTranslationPage({ productId }: { productId: string }) {
   const { storeId, mode } = useWorkspace();
   const { search } = useLocation();
-  const [state, setState] = useState<{ product?: ProductTranslationFieldsFragment; locales?: StoreLocaleFieldsFragment[]; error?: ApiError }>({});
+  const [state, setState] = useState<{ product?: ProductTranslationFieldsFragment; locales?: StoreLocaleFieldsFragment[]; attributes?: AttributeDef[]; error?: ApiError }>({});
   // A refused save's toast, closed when a later save goes through (the form starts afresh after each save).
   const failure = useRef<number | null>(null);
 
   const load = useCallback(async () => {
     try {
-      const data = await query(ProductTranslationDocument, { storeId, mode, id: productId });
-      setState({ product: data.product, locales: data.storeLocales });
+      const [data, attributes] = await Promise.all([query(ProductTranslationDocument, { storeId, mode, id: productId }), loadAttributes(storeId)]);
+      setState({ product: data.product, locales: data.storeLocales, attributes });
     } catch (caught) {
       setState({ error: toApiError(caught) });
     }
@@ -106,7 +128,7 @@ export function ProductTranslationPage({ productId }: { productId: string }) {
       </>
     );
   }
-  if (!state.product || !state.locales) {
+  if (!state.product || !state.locales || !state.attributes) {
     return (
       <>
         <PageTitle>Translate</PageTitle>
@@ -130,7 +152,7 @@ export function ProductTranslationPage({ productId }: { productId: string }) {
       ) : (
         <>
           <LocaleTabs locales={further} current={locale} to={(l) => `products/${productId}/translate?locale=${encodeURIComponent(l)}`} />
-          <ProductTranslationForm key={`${locale}:${state.product.version}`} product={state.product} source={source} locale={locale} failure={failure} onSaved={(p) => setState((s) => ({ ...s, product: p }))} />
+          <ProductTranslationForm key={`${locale}:${state.product.version}`} product={state.product} attributes={state.attributes} source={source} locale={locale} failure={failure} onSaved={(p) => setState((s) => ({ ...s, product: p }))} />
         </>
       )}
     </>
@@ -171,12 +193,14 @@ export function LocaleTabs({ locales, current, to }: { locales: StoreLocaleField
 
 function ProductTranslationForm({
   product,
+  attributes,
   source,
   locale,
   failure,
   onSaved,
 }: {
   product: ProductTranslationFieldsFragment;
+  attributes: AttributeDef[];
   source: StoreLocaleFieldsFragment;
   locale: string;
   failure: MutableRefObject<number | null>;
@@ -185,7 +209,8 @@ function ProductTranslationForm({
   const { storeId, mode } = useWorkspace();
   const toast = useToast();
   const stored = translationsOf(product)[locale];
-  const [initial] = useState(() => formOf(product, stored));
+  const [initial] = useState(() => formOf(product, stored, attributes));
+  const texts = textAttributes(product, attributes);
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<ApiError | null>(null);
@@ -240,7 +265,7 @@ function ProductTranslationForm({
     }
   };
 
-  const set = (key: Exclude<keyof TranslationForm, 'options'>) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const set = (key: Exclude<keyof TranslationForm, 'options' | 'attributes'>) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   const setOption = (option: string, value: string, valueKey?: string) =>
     setForm((f) => {
       const entry = f.options[option]!;
@@ -271,7 +296,7 @@ function ProductTranslationForm({
           <ul>
             {summary.map(([field, message]) => (
               <li key={field}>
-                <strong>{translationFieldLabel(field)}</strong>: {message}
+                <strong>{texts.find((t) => `attributes.${t.def.code}` === field)?.def.name ?? translationFieldLabel(field)}</strong>: {message}
               </li>
             ))}
           </ul>
@@ -306,6 +331,22 @@ function ProductTranslationForm({
               </fieldset>
             );
           })}
+        </section>
+      ) : null}
+      {texts.length ? (
+        <section className="panel" aria-labelledby="tr-attributes">
+          <h2 id="tr-attributes">Attributes</h2>
+          {texts.map(({ def, text }) =>
+            row(
+              `attributes.${def.code}`,
+              def.name,
+              def.type === 'rich_text' ? plainText(text) : text,
+              form.attributes[def.code] ?? '',
+              initial.attributes[def.code] ?? '',
+              (v) => setForm((f) => ({ ...f, attributes: { ...f.attributes, [def.code]: v } })),
+              def.type === 'rich_text',
+            ),
+          )}
         </section>
       ) : null}
       <section className="panel" aria-labelledby="tr-seo">
