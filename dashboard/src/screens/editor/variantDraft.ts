@@ -387,6 +387,9 @@ const CELL_OF: Partial<Record<string, CellField>> = {
   image_id: 'imageId',
 };
 
+/** A variant's fields that have no cell of their own, in the merchant's words. */
+const ROW_FIELDS: Partial<Record<string, string>> = { prices: 'Prices in other currencies', attributes: 'Attributes', options: 'Options', title: 'Title', cost: 'Cost', position: 'Position' };
+
 /**
  * Sorts a refused write's field errors (options.1.values.2, variants.3.sku, as sent) to the option or the cell
  * they are about; what is about no cell (a variant's options, title, attributes) goes to the row.
@@ -418,7 +421,7 @@ export function variantErrorsOf(error: ApiError, options: OptionDraft[], rowIds:
         const currency = variant[2] === 'prices' && variant[3] !== undefined ? sent[Number(variant[1])]?.prices?.[Number(variant[3])]?.currency : undefined;
         const cell: CellKey = currency ? `prices.${currency}` : variant[2] === 'attributes' && variant[3] ? `attributes.${variant[3]}` : (CELL_OF[variant[2] ?? ''] ?? 'row');
         const cells = (result.cells[rowId] ??= {});
-        cells[cell] = cell === 'row' && variant[2] ? `${variant[2]}: ${message}` : message;
+        cells[cell] = cell === 'row' && variant[2] ? `${ROW_FIELDS[variant[2]] ?? variant[2]}: ${message}` : message;
         placed++;
         continue;
       }
