@@ -42,7 +42,16 @@ describeInBrowser('variant attributes and prices in further currencies in the va
         { value: 'navy', name: 'Navy', hex: '#001f5b' },
       ],
     });
-    const type = await createProductType(ctx, f.storeId, { name: 'Tees', variantAttributes: [{ code: 'shade' }] });
+    await createAttribute(ctx, f.storeId, {
+      code: 'fit',
+      name: 'Fit',
+      type: 'dropdown',
+      values: [
+        { value: 'slim', name: 'Slim' },
+        { value: 'loose', name: 'Loose' },
+      ],
+    });
+    const type = await createProductType(ctx, f.storeId, { name: 'Tees', variantAttributes: [{ code: 'shade' }, { code: 'fit', required: true }] });
     await addStoreCurrency(ctx, f.storeId, 'JPY');
     const product = await createProduct(ctx, f.storeId, {
       name: 'Field Tee',
@@ -50,7 +59,7 @@ describeInBrowser('variant attributes and prices in further currencies in the va
       categorySlugs: ['shirts'],
       productTypeId: (type as { id: string }).id,
       options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
-      variants: ['S', 'M', 'L'].map((size) => ({ sku: `FIELD-${size}`, options: { Size: size } })),
+      variants: ['S', 'M', 'L'].map((size) => ({ sku: `FIELD-${size}`, options: { Size: size }, attributes: { fit: 'slim' } })),
     });
     productId = (product as { id: string }).id;
     token = (await issueDashboardToken(ctx, f.userId)).token;
@@ -121,20 +130,31 @@ describeInBrowser('variant attributes and prices in further currencies in the va
     expect(watch.errors).toEqual([]);
   }, 90_000);
 
-  it('keeps the prices and values when a new value makes the whole set written again', async () => {
+  it('keeps the prices and values when a new value makes the whole set written again, a missing required value at its cell', async () => {
+    const watch = watchPage(page, f.t.url);
     await page.getByLabel('Add a value to Size').fill('XL');
     await page.getByLabel('Add a value to Size').press('Enter');
     await page.getByLabel('Price (JPY) of variant XL', { exact: true }).fill('2600');
     await shadeOf('XL').getByLabel('Navy').check();
+    // The new variant has no fit, which the type requires: said at its cell and in the summary by the variant.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await toast(page, "The product's variants were not saved: see the sections marked.").waitFor();
+    await hasText(page.locator('.error-summary'), 'Variant XL: Fit');
+    const fitXL = page.getByLabel('Fit of variant XL (required)', { exact: true });
+    expect(await fitXL.getAttribute('aria-invalid')).toBe('true');
+    await hasText(page.locator('.variant-attr-cell .field-invalid'), 'Fit is required for this product type');
+    await fitXL.selectOption({ label: 'Loose' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
     const saved = await eventually(variants, (v) => Boolean(v.XL), 'the new variant');
-    expect(Object.fromEntries(Object.entries(saved).map(([size, v]) => [size, [v.attributes.shade, v.prices.map((p) => `${p.currency} ${p.amount}`).join()]]))).toEqual({
-      S: ['red', 'JPY 2400'],
-      M: ['navy', 'JPY 2500'],
-      L: ['red', 'JPY 2500'],
-      XL: ['navy', 'JPY 2600'],
+    expect(Object.fromEntries(Object.entries(saved).map(([size, v]) => [size, [v.attributes.shade, v.attributes.fit, v.prices.map((p) => `${p.currency} ${p.amount}`).join()]]))).toEqual({
+      S: ['red', 'slim', 'JPY 2400'],
+      M: ['navy', 'slim', 'JPY 2500'],
+      L: ['red', 'slim', 'JPY 2500'],
+      XL: ['navy', 'loose', 'JPY 2600'],
     });
+    takeExpectedErrors(watch, 400);
+    expect(watch.errors).toEqual([]);
   }, 60_000);
 
   it('fits the wider grid in 390 px: it scrolls inside its own frame', async () => {

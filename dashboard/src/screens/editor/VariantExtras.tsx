@@ -45,7 +45,8 @@ export function useVariantColumns(productTypeId: string): VariantColumns {
   return { currencies, attributes };
 }
 
-const sentence = (text: string | undefined) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : undefined);
+/** A value's error as a sentence about the attribute: "Fit is required for this product type". */
+const sentence = (name: string, text: string | undefined) => (text && /^[a-z]/.test(text) ? `${name} ${text}` : text);
 
 export const extraColumnCount = (columns: VariantColumns) => columns.currencies.length + columns.attributes.length;
 
@@ -117,7 +118,7 @@ export function ExtraCells({
             required={required}
             value={row.cells.attributes[attribute.code] ?? null}
             onChange={(value) => edit({ attributes: { ...row.cells.attributes, [attribute.code]: value } })}
-            error={sentence(valueMessage(errors[`attributes.${attribute.code}`], attribute))}
+            error={sentence(attribute.name, valueMessage(errors[`attributes.${attribute.code}`], attribute))}
           />
         </td>
       ))}
