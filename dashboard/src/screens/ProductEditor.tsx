@@ -176,7 +176,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       } catch (caught) {
         const apiError = toApiError(caught);
         setCoreError(apiError);
-        if (Object.keys(apiError.fields).some((f) => /^(variants|options)\b/.test(f))) setVariantErrors(variantErrorsOf(apiError, variants.options, rowIds));
+        if (Object.keys(apiError.fields).some((f) => /^(variants|options)\b/.test(f))) setVariantErrors(variantErrorsOf(apiError, variants.options, rowIds, parts.variants));
         setSaving(false);
         refused(shown, apiError, 'The product');
         return;

@@ -161,6 +161,7 @@ export function EditorMain({
         errors={variantErrors}
         currency={store.currency}
         basePrice={form.price}
+        productTypeId={form.productTypeId}
       />
 
       <SeoEditor seo={seo} onChange={setSeo} error={seoError} productName={form.name} productDescription={form.description} />

@@ -4,7 +4,8 @@ import { useToast } from '../../components/toasts';
 import { FieldError } from '../../components/ui';
 import { formatMoney } from '../../lib/format';
 import { OptionsBuilder } from './OptionsBuilder';
-import { CELL_LABELS, LIMITS, combinationCount, planGrid, type CellField, type GridRow, type VariantCells, type VariantErrors, type VariantsDraft } from './variantDraft';
+import { ExtraBulkValue, ExtraCells, ExtraHeaders, extraBulkFields, extraChange, extraColumnCount, useVariantColumns, type VariantColumns } from './VariantExtras';
+import { CELL_LABELS, LIMITS, combinationCount, planGrid, type CellField, type CellKey, type GridRow, type VariantCells, type VariantErrors, type VariantsDraft } from './variantDraft';
 import './variants.css';
 
 /**
@@ -31,6 +32,7 @@ export function VariantsEditor({
   errors,
   currency,
   basePrice,
+  productTypeId = '',
 }: {
   draft: VariantsDraft;
   onChange: (draft: VariantsDraft) => void;
@@ -39,7 +41,10 @@ export function VariantsEditor({
   errors: VariantErrors;
   currency: string;
   basePrice: string;
+  /** The product's type as edited: its variant attributes get a column each. */
+  productTypeId?: string;
 }) {
+  const columns = useVariantColumns(productTypeId);
   const plan = useMemo(() => planGrid(draft, product, productName), [draft, product, productName]);
   const [selected, setSelected] = useState<string[]>([]);
   const images = product?.images ?? [];
@@ -51,8 +56,20 @@ export function VariantsEditor({
   const chosen = selectable.filter((r) => selectedIds.has(r.rowId));
   const hasErrors = Object.keys(errors.cells).length > 0 || errors.general !== null;
 
-  const edit = (rowIds: string[], change: Partial<VariantCells>) =>
-    onChange({ ...draft, edits: { ...draft.edits, ...Object.fromEntries(rowIds.map((id) => [id, { ...draft.edits[id], ...change }])) } });
+  /** Sets cells of rows: the same change for each, or one made from each row (a further price among the row's). */
+  const edit = (rowIds: string[], change: Partial<VariantCells> | ((row: GridRow) => Partial<VariantCells>)) =>
+    onChange({
+      ...draft,
+      edits: {
+        ...draft.edits,
+        ...Object.fromEntries(
+          rowIds.map((id) => {
+            const row = plan.rows.find((r) => r.rowId === id);
+            return [id, { ...draft.edits[id], ...(typeof change === 'function' ? (row ? change(row) : {}) : change) }];
+          }),
+        ),
+      },
+    });
   const include = (row: GridRow, included: boolean) => {
     onChange({ ...draft, excluded: included ? draft.excluded.filter((k) => k !== row.comboKey) : [...draft.excluded, row.comboKey] });
     if (!included) setSelected((s) => s.filter((id) => id !== row.rowId));
@@ -104,6 +121,7 @@ export function VariantsEditor({
             setSelected={setSelected}
             images={images}
             currency={currency}
+            columns={columns}
             apply={(change) => edit(chosen.map((r) => r.rowId), change)}
           />
           <div className="table-wrap variant-grid-wrap" role="region" aria-labelledby="variant-grid-heading" tabIndex={0}>
@@ -130,6 +148,7 @@ export function VariantsEditor({
                   <th scope="col">Weight</th>
                   <th scope="col">Inventory</th>
                   <th scope="col">Image</th>
+                  <ExtraHeaders columns={columns} />
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -147,6 +166,7 @@ export function VariantsEditor({
                     include={(on) => include(row, on)}
                     images={images}
                     basePrice={basePrice}
+                    columns={columns}
                   />
                 ))}
               </tbody>
@@ -171,16 +191,19 @@ function VariantRowView({
   include,
   images,
   basePrice,
+  columns,
 }: {
   row: GridRow;
   selected: boolean;
   onSelect: (on: boolean) => void;
-  errors: Partial<Record<CellField | 'row', string>>;
+  errors: Partial<Record<CellKey, string>>;
   edit: (change: Partial<VariantCells>) => void;
   include: (on: boolean) => void;
   images: ProductDetailFragment['images'];
   basePrice: string;
+  columns: VariantColumns;
 }) {
+  const extra = extraColumnCount(columns);
   const name = `variant ${row.label}`;
   const idBase = `cell-${row.rowId.replace(/[^a-zA-Z0-9-]/g, '_')}`;
   if (!row.included) {
@@ -188,7 +211,7 @@ function VariantRowView({
       <tr className="variant-excluded">
         <td className="col-check" />
         <th scope="row">{row.label}</th>
-        <td colSpan={7} className="muted">
+        <td colSpan={7 + extra} className="muted">
           {row.variant ? `Deleted when you save (SKU ${row.variant.sku}).` : 'Not offered: no variant for this combination.'}
         </td>
         <td>
@@ -262,6 +285,7 @@ function VariantRowView({
           />
           <FieldError message={errors.imageId} id={`${idBase}-imageId-error`} />
         </td>
+        <ExtraCells row={row} name={name} idBase={idBase} columns={columns} errors={errors} edit={edit} />
         <td>
           <button type="button" className="button-secondary button-small" onClick={() => include(false)}>
             Remove<span className="visually-hidden"> {name}</span>
@@ -270,7 +294,7 @@ function VariantRowView({
       </tr>
       {errors.row ? (
         <tr className="row-errors">
-          <td colSpan={10}>
+          <td colSpan={10 + extra}>
             <p className="field-error">
               Variant {row.label}: {errors.row}
             </p>
@@ -318,6 +342,7 @@ function BulkEdit({
   setSelected,
   images,
   currency,
+  columns,
   apply,
 }: {
   rows: GridRow[];
@@ -326,11 +351,16 @@ function BulkEdit({
   setSelected: (ids: string[]) => void;
   images: ProductDetailFragment['images'];
   currency: string;
-  apply: (change: Partial<VariantCells>) => void;
+  columns: VariantColumns;
+  apply: (change: Partial<VariantCells> | ((row: GridRow) => Partial<VariantCells>)) => void;
 }) {
   const [byValue, setByValue] = useState('');
-  const [field, setField] = useState<BulkField>('price');
+  const [field, setField] = useState<string>('price');
   const [value, setValue] = useState('');
+  // A further field's value: a price's text, or an attribute's value in the API's encoding.
+  const [extraValue, setExtraValue] = useState<unknown>(null);
+  const fields = [...BULK_FIELDS, ...extraBulkFields(columns)];
+  const extraField = !BULK_FIELDS.some((f) => f.field === field);
   const [unit, setUnit] = useState<WeightUnit>('kg');
   const toast = useToast();
   const selectByValue = () => {
@@ -338,8 +368,9 @@ function BulkEdit({
     setSelected(rows.filter((r) => r.values[index] === text).map((r) => r.rowId));
   };
   const onApply = () => {
-    const label = BULK_FIELDS.find((f) => f.field === field)!.label;
-    apply(field === 'weight' ? { weight: value, weightUnit: unit } : { [field]: value });
+    const label = fields.find((f) => f.field === field)?.label ?? field;
+    if (extraField) apply(extraChange(field, extraValue));
+    else apply(field === 'weight' ? { weight: value, weightUnit: unit } : { [field]: value });
     toast.show({ tone: 'info', message: `${label} set for ${chosen.length} ${chosen.length === 1 ? 'variant' : 'variants'}: save the product to keep it.` });
   };
   return (
@@ -375,17 +406,20 @@ function BulkEdit({
               id="variant-bulk-field"
               value={field}
               onChange={(e) => {
-                setField(e.target.value as BulkField);
+                setField(e.target.value);
                 setValue('');
+                setExtraValue(null);
               }}
             >
-              {BULK_FIELDS.map((f) => (
+              {fields.map((f) => (
                 <option key={f.field} value={f.field} disabled={f.field === 'imageId' && images.length === 0}>
                   {f.label}
                 </option>
               ))}
             </select>
-            {field === 'imageId' ? (
+            {extraField ? (
+              <ExtraBulkValue field={field} columns={columns} value={extraValue} onChange={setExtraValue} onEnter={onApply} />
+            ) : field === 'imageId' ? (
               <ImageSelect label="New image of the selected variants" value={value} images={images} onChange={setValue} />
             ) : (
               <input

@@ -1,5 +1,6 @@
 import type { ApiError } from '../../api/client';
 import type { ProductDetailFragment, ProductOptionInput, VariantInput, VariantPatchInput, WeightUnit } from '../../generated/graphql';
+import { attributeFieldLabel, tidyValues } from '../attributes/productValues';
 import { slugify } from '../productForm';
 
 /**
@@ -29,9 +30,15 @@ export interface VariantCells {
   weightUnit: WeightUnit;
   inventoryQuantity: string;
   imageId: string;
+  /** The amount in each further currency (by code; empty: the product's price there). */
+  prices: Record<string, string>;
+  /** The variant attributes' values by code, in the API's encoding. */
+  attributes: Record<string, unknown>;
 }
 
-export type CellField = keyof VariantCells;
+/** The cells that hold text; a further currency's price is `prices.JPY`, an attribute's value `attributes.color`. */
+export type CellField = Exclude<keyof VariantCells, 'prices' | 'attributes'>;
+export type CellKey = CellField | 'row' | `prices.${string}` | `attributes.${string}`;
 
 export interface VariantsDraft {
   options: OptionDraft[];
@@ -101,6 +108,8 @@ function savedCells(v: SavedVariant): VariantCells {
     weightUnit: v.weight?.unit ?? 'kg',
     inventoryQuantity: String(v.inventoryQuantity),
     imageId: v.imageId ?? '',
+    prices: Object.fromEntries(v.prices.map((p) => [p.currency, p.amount])),
+    attributes: tidyValues((v.attributes ?? {}) as Record<string, unknown>),
   };
 }
 
@@ -120,6 +129,8 @@ const newCells = (productName: string, values: string[]): VariantCells => ({
   weightUnit: 'kg',
   inventoryQuantity: '0',
   imageId: '',
+  prices: {},
+  attributes: {},
 });
 
 /** Every combination of the options' values, the first option varying slowest (as the service generates them). */
@@ -228,6 +239,25 @@ function weightOf(cells: VariantCells): { value: number; unit: WeightUnit } | nu
   return { value: (/^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed) as number, unit: cells.weightUnit };
 }
 
+type PriceList = NonNullable<VariantInput['prices']>;
+
+/**
+ * The variant's prices in further currencies as sent: the amounts of the grid's cells, and the saved prices of
+ * currencies the grid does not show (with their compare-at amounts), in the order of the codes.
+ */
+function pricesOf(row: GridRow): PriceList {
+  const saved = new Map((row.variant?.prices ?? []).map((p) => [p.currency, p]));
+  const codes = [...new Set([...saved.keys(), ...Object.keys(row.cells.prices)])].sort();
+  return codes.flatMap((currency) => {
+    const amount = (row.cells.prices[currency] ?? saved.get(currency)?.amount ?? '').trim();
+    if (amount === '') return [];
+    return [{ currency, amount, compareAtAmount: saved.get(currency)?.compareAtAmount ?? null }];
+  });
+}
+
+const savedPrices = (v: SavedVariant): PriceList =>
+  [...v.prices].sort((a, b) => a.currency.localeCompare(b.currency)).map((p) => ({ currency: p.currency, amount: p.amount, compareAtAmount: p.compareAtAmount ?? null }));
+
 function variantInput(row: GridRow, options: OptionDraft[], position: number): VariantInput {
   const c = row.cells;
   const input: VariantInput = {
@@ -242,12 +272,12 @@ function variantInput(row: GridRow, options: OptionDraft[], position: number): V
     imageId: c.imageId || null,
     position,
   };
-  // A whole-set write keeps what the grid does not show: cost, further currencies' prices, attribute values.
-  if (row.variant) {
-    input.cost = row.variant.cost ?? null;
-    input.prices = row.variant.prices.map((p) => ({ currency: p.currency, amount: p.amount, compareAtAmount: p.compareAtAmount ?? null }));
-    input.attributes = row.variant.attributes;
-  }
+  // A whole-set write keeps what the grid does not show: the cost, and (in pricesOf) other currencies' prices.
+  if (row.variant) input.cost = row.variant.cost ?? null;
+  const prices = pricesOf(row);
+  if (row.variant || prices.length) input.prices = prices;
+  const attributes = tidyValues(c.attributes);
+  if (row.variant || Object.keys(attributes).length) input.attributes = attributes;
   return input;
 }
 
@@ -264,6 +294,10 @@ function variantPatch(row: GridRow): VariantPatchInput | null {
   if (c.weight.trim() !== before.weight || (c.weight.trim() !== '' && c.weightUnit !== before.weightUnit)) patch.weight = weightOf(c);
   if (c.inventoryQuantity.trim() !== before.inventoryQuantity) patch.inventoryQuantity = integer(c.inventoryQuantity);
   if (c.imageId !== before.imageId) patch.imageId = c.imageId || null;
+  const prices = pricesOf(row);
+  if (JSON.stringify(prices) !== JSON.stringify(savedPrices(v))) patch.prices = prices;
+  const attributes = tidyValues(c.attributes);
+  if (JSON.stringify(attributes) !== JSON.stringify(before.attributes)) patch.attributes = attributes;
   return Object.keys(patch).length > 1 ? patch : null;
 }
 
@@ -334,13 +368,13 @@ export function variantsDirty(draft: VariantsDraft, product: ProductDetailFragme
 /** A refused options or variants write, by where its problems show: options by option, cells by row and field. */
 export interface VariantErrors {
   options: Record<string, string>;
-  cells: Record<string, Partial<Record<CellField | 'row', string>>>;
+  cells: Record<string, Partial<Record<CellKey, string>>>;
   general: string | null;
 }
 
 export const noVariantErrors = (): VariantErrors => ({ options: {}, cells: {}, general: null });
 
-const CELL_OF: Record<string, CellField | 'row'> = {
+const CELL_OF: Partial<Record<string, CellField>> = {
   sku: 'sku',
   price: 'price',
   compareAtPrice: 'compareAtPrice',
@@ -353,11 +387,14 @@ const CELL_OF: Record<string, CellField | 'row'> = {
   image_id: 'imageId',
 };
 
+/** A variant's fields that have no cell of their own, in the merchant's words. */
+const ROW_FIELDS: Partial<Record<string, string>> = { prices: 'Prices in other currencies', attributes: 'Attributes', options: 'Options', title: 'Title', cost: 'Cost', position: 'Position' };
+
 /**
  * Sorts a refused write's field errors (options.1.values.2, variants.3.sku, as sent) to the option or the cell
  * they are about; what is about no cell (a variant's options, title, attributes) goes to the row.
  */
-export function variantErrorsOf(error: ApiError, options: OptionDraft[], rowIds: string[]): VariantErrors {
+export function variantErrorsOf(error: ApiError, options: OptionDraft[], rowIds: string[], sent: { prices?: PriceList | null }[] = []): VariantErrors {
   const result = noVariantErrors();
   let placed = 0;
   for (const [field, message] of Object.entries(error.fields)) {
@@ -376,13 +413,15 @@ export function variantErrorsOf(error: ApiError, options: OptionDraft[], rowIds:
       placed++;
       continue;
     }
-    const variant = /^variants\.(\d+)(?:\.(\w+))?/.exec(field);
+    const variant = /^variants\.(\d+)(?:\.(\w+)(?:\.([^.]+))?)?/.exec(field);
     if (variant) {
       const rowId = rowIds[Number(variant[1])];
       if (rowId) {
-        const cell = CELL_OF[variant[2] ?? ''] ?? 'row';
+        // A further currency's price (prices.0.amount, by its place in the list sent) or an attribute (attributes.color).
+        const currency = variant[2] === 'prices' && variant[3] !== undefined ? sent[Number(variant[1])]?.prices?.[Number(variant[3])]?.currency : undefined;
+        const cell: CellKey = currency ? `prices.${currency}` : variant[2] === 'attributes' && variant[3] ? `attributes.${variant[3]}` : (CELL_OF[variant[2] ?? ''] ?? 'row');
         const cells = (result.cells[rowId] ??= {});
-        cells[cell] = cell === 'row' && variant[2] ? `${variant[2]}: ${message}` : message;
+        cells[cell] = cell === 'row' && variant[2] ? `${ROW_FIELDS[variant[2]] ?? variant[2]}: ${message}` : message;
         placed++;
         continue;
       }
@@ -408,6 +447,13 @@ export const CELL_LABELS: Record<CellField | 'row', string> = {
   row: 'Variant',
 };
 
+/** A cell's name for the merchant: "SKU", "Price (JPY)", the attribute's name. */
+export function cellLabel(key: string): string {
+  if (key.startsWith('prices.')) return `Price (${key.slice(7)})`;
+  if (key.startsWith('attributes.')) return attributeFieldLabel(key) ?? key.slice(11);
+  return CELL_LABELS[key as CellField | 'row'] ?? key;
+}
+
 /** The error summary's lines for the section: "Variant Red / M: SKU", "Option 2 (Size): name". */
 export function variantSummary(errors: VariantErrors, draft: VariantsDraft, plan: GridPlan): { field: string; label: string; message: string }[] {
   const items: { field: string; label: string; message: string }[] = [];
@@ -422,7 +468,7 @@ export function variantSummary(errors: VariantErrors, draft: VariantsDraft, plan
     const cells = errors.cells[row.rowId];
     if (!cells) continue;
     for (const [field, message] of Object.entries(cells)) {
-      items.push({ field: `variants.${row.rowId}.${field}`, label: `Variant ${row.label}${field === 'row' ? '' : `: ${CELL_LABELS[field as CellField]}`}`, message: message! });
+      items.push({ field: `variants.${row.rowId}.${field}`, label: `Variant ${row.label}${field === 'row' ? '' : `: ${cellLabel(field)}`}`, message: message! });
     }
   }
   if (errors.general) items.push({ field: 'variants', label: 'Variants', message: errors.general });

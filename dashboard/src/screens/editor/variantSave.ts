@@ -58,7 +58,7 @@ export async function writeVariants(
       const error = stagedErrorInWords(toApiError(caught));
       if (error.code === 'precondition_failed') return { errors: null, conflict: true, optionsSaved, failed: 'variants' };
       if (isPending(error)) return { errors: null, conflict: false, optionsSaved, failed: 'variants', pending: true };
-      return { errors: variantErrorsOf(error, draft.options, write.rowIds), conflict: false, optionsSaved, failed: 'variants' };
+      return { errors: variantErrorsOf(error, draft.options, write.rowIds, write.variants), conflict: false, optionsSaved, failed: 'variants' };
     }
   }
   return { errors: null, conflict: false, optionsSaved, failed: null };
