@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, type Ref, useEffect, useId, useRef, useState } from 'react';
 import type { ApiError } from '../api/client';
 
 /** Small building blocks shared by the screens. */
@@ -29,6 +29,26 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
       <span className="spinner" aria-hidden="true" />
       {label}
     </p>
+  );
+}
+
+/**
+ * The fields a save refused, each by the name its form gives it, at the top of the form: "`what` was not saved".
+ * Focusable, so a page can move the eye to it after a refused save; nothing when no field was refused.
+ */
+export function ErrorSummary({ what, items, ref }: { what: string; items: { field: string; label: string; message: string }[]; ref?: Ref<HTMLDivElement> }) {
+  if (!items.length) return null;
+  return (
+    <div className="alert alert-error error-summary" role="alert" tabIndex={-1} ref={ref}>
+      <p className="alert-title">{what} was not saved: correct the fields marked below.</p>
+      <ul>
+        {items.map((item) => (
+          <li key={item.field}>
+            <strong>{item.label}</strong>: {item.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

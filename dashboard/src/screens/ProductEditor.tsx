@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../api/client';
 import { LoadedPage } from '../components/loadedPage';
-import { ConfirmButton, ErrorMessage, PageTitle } from '../components/ui';
+import { ConfirmButton, ErrorMessage, ErrorSummary, PageTitle } from '../components/ui';
 import { useToast } from '../components/toasts';
 import {
   CreateProductDocument,
@@ -409,18 +409,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
       {coreError && summary.length === 0 ? <ErrorMessage error={coreError} title="The product was not saved." /> : null}
 
       <form className="editor-layout" onSubmit={save} noValidate aria-label={title}>
-        {summary.length > 0 && !saving ? (
-          <div className="alert alert-error error-summary" role="alert" tabIndex={-1} ref={summaryRef}>
-            <p className="alert-title">The product was not saved: correct the fields marked below.</p>
-            <ul>
-              {summary.map((item) => (
-                <li key={item.field}>
-                  <strong>{item.label}</strong>: {item.message}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ErrorSummary what="The product" items={saving ? [] : summary} ref={summaryRef} />
         <EditorMain
           form={form}
           set={set}

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../../api/client';
 import { LoadedPage } from '../../components/loadedPage';
-import { Badge, ConfirmButton, ErrorMessage, Field, PageTitle } from '../../components/ui';
+import { Badge, ConfirmButton, ErrorMessage, ErrorSummary, Field, PageTitle } from '../../components/ui';
 import { useToast } from '../../components/toasts';
 import {
   CollectionDocument,
@@ -284,18 +284,7 @@ function Editor({ loaded, reload }: { loaded: CollectionDetailFragment | null; r
       ) : null}
 
       <form className="editor-layout" onSubmit={save} noValidate aria-label={title}>
-        {summary.length > 0 && !saving ? (
-          <div className="alert alert-error error-summary" role="alert" tabIndex={-1} ref={summaryRef}>
-            <p className="alert-title">The collection was not saved: correct the fields marked below.</p>
-            <ul>
-              {summary.map((item) => (
-                <li key={item.field}>
-                  <strong>{item.label}</strong>: {item.message}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ErrorSummary what="The collection" items={saving ? [] : summary} ref={summaryRef} />
         {saveError && summary.length === 0 && !saving ? <ErrorMessage error={saveError} title="The collection was not saved." /> : null}
         <div className="editor-main">
           <section className="panel" aria-labelledby="collection-details">

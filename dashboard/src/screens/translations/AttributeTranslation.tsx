@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../../api/client';
-import { ConfirmButton, EmptyState, ErrorMessage, Loading, PageTitle } from '../../components/ui';
+import { ConfirmButton, EmptyState, ErrorMessage, ErrorSummary, Loading, PageTitle } from '../../components/ui';
 import { useToast } from '../../components/toasts';
 import {
   AttributeTranslationDocument,
@@ -9,12 +9,11 @@ import {
   type AttributeTranslationFieldsFragment,
   type StoreLocaleFieldsFragment,
 } from '../../generated/graphql';
-import { formatDateTime } from '../../lib/format';
 import { languageName } from '../../lib/languages';
 import { Link, useLeaveGuard, useLocation } from '../../lib/router';
 import { useWorkspace } from '../../session';
 import { translationFieldLabel } from './fieldWords';
-import { LocaleTabs, TranslationCrumbs, TranslationRow } from './ProductTranslation';
+import { LocaleTabs, TranslationCrumbs, TranslationIntro, TranslationRow } from './ProductTranslation';
 import './translations.css';
 
 type Attribute = AttributeTranslationFieldsFragment;
@@ -172,23 +171,9 @@ function AttributeTranslationForm({ attribute, sourceName, locale, onSaved }: { 
   const summary = Object.entries(errors);
   return (
     <form className="translation-form" onSubmit={save} noValidate aria-label={`${targetName} translation`}>
-      {summary.length ? (
-        <div className="alert alert-error error-summary" role="alert">
-          <p className="alert-title">The translation was not saved: correct the fields marked below.</p>
-          <ul>
-            {summary.map(([field, message]) => (
-              <li key={field}>
-                <strong>{labelOf(field)}</strong>: {message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ErrorSummary what="The translation" items={summary.map(([field, message]) => ({ field, label: labelOf(field), message }))} />
       <ErrorMessage error={general} title="The translation was not saved." />
-      <p className="muted small">
-        {stored ? `Last translated ${formatDateTime(stored.updated_at)}.` : `Not translated into ${targetName} yet.`} The original text in {sourceName} is on the
-        left; empty fields show the {sourceName} text in the shop.
-      </p>
+      <TranslationIntro updatedAt={stored?.updated_at} sourceName={sourceName} targetName={targetName} />
       <section className="panel" aria-labelledby="tr-attribute">
         <h2 id="tr-attribute">Attribute</h2>
         <TranslationRow

@@ -1,6 +1,6 @@
 import { type FormEvent, type MutableRefObject, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { mutate, query, toApiError, type ApiError } from '../../api/client';
-import { Badge, ConfirmButton, EmptyState, ErrorMessage, Loading, PageTitle } from '../../components/ui';
+import { Badge, ConfirmButton, EmptyState, ErrorMessage, ErrorSummary, Loading, PageTitle } from '../../components/ui';
 import { useToast } from '../../components/toasts';
 import {
   ProductTranslationDocument,
@@ -290,23 +290,9 @@ function ProductTranslationForm({
   const summary = Object.entries(errors);
   return (
     <form className="translation-form" onSubmit={save} noValidate aria-label={`${targetName} translation`}>
-      {summary.length ? (
-        <div className="alert alert-error error-summary" role="alert">
-          <p className="alert-title">The translation was not saved: correct the fields marked below.</p>
-          <ul>
-            {summary.map(([field, message]) => (
-              <li key={field}>
-                <strong>{texts.find((t) => `attributes.${t.def.code}` === field)?.def.name ?? translationFieldLabel(field)}</strong>: {message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ErrorSummary what="The translation" items={summary.map(([field, message]) => ({ field, label: texts.find((t) => `attributes.${t.def.code}` === field)?.def.name ?? translationFieldLabel(field), message }))} />
       <ErrorMessage error={general} title="The translation was not saved." />
-      <p className="muted small">
-        {stored ? `Last translated ${formatDateTime(stored.updated_at)}.` : `Not translated into ${targetName} yet.`} The original text in {sourceName} is on the
-        left; empty fields show the {sourceName} text in the shop.
-      </p>
+      <TranslationIntro updatedAt={stored?.updated_at} sourceName={sourceName} targetName={targetName} />
       <section className="panel" aria-labelledby="tr-details">
         <h2 id="tr-details">Details</h2>
         {row('name', 'Name', product.name, form.name, initial.name, set('name'))}
@@ -375,6 +361,16 @@ export function Mark({ kind }: { kind: 'missing' | 'outdated' }) {
 }
 
 /** One field side by side: the original (read-only) and its translation, with its mark and error. */
+/** Above a side-by-side translation: when it was last written, and where the original text is. */
+export function TranslationIntro({ updatedAt, sourceName, targetName }: { updatedAt: string | undefined; sourceName: string; targetName: string }) {
+  return (
+    <p className="muted small">
+      {updatedAt ? `Last translated ${formatDateTime(updatedAt)}.` : `Not translated into ${targetName} yet.`} The original text in {sourceName} is on the
+      left; empty fields show the {sourceName} text in the shop.
+    </p>
+  );
+}
+
 export function TranslationRow({
   label,
   sourceName,
