@@ -246,5 +246,5 @@ describeInBrowser('import and export, OAuth apps and invitations in the dashboar
     expect(watch.errors).toEqual([]);
     expect(watch.external()).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 });

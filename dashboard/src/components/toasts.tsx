@@ -17,6 +17,11 @@ export interface ToastInput {
   action?: { label: string; onAction: () => void };
   /** Milliseconds before it goes by itself; 0 keeps it until closed. Errors stay by default. */
   duration?: number;
+  /**
+   * Toasts of one group replace each other: the outcome of a form's latest save replaces that of the one before
+   * (a "Saved." takes the place of the refusal it answers). A toast with the same text replaces its twin anyway.
+   */
+  group?: string;
 }
 
 interface Toast extends ToastInput {
@@ -37,8 +42,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const show = useCallback((toast: ToastInput) => {
     const id = ++nextId;
-    // The newest on top; at most four at once (the oldest go).
-    setToasts((list) => [{ ...toast, id }, ...list].slice(0, 4));
+    // The newest on top; at most four at once (the oldest go); no two of one group or of the same text.
+    const replaces = (earlier: Toast) =>
+      (toast.group !== undefined && earlier.group === toast.group) ||
+      (typeof toast.message === 'string' && earlier.message === toast.message);
+    setToasts((list) => [{ ...toast, id }, ...list.filter((earlier) => !replaces(earlier))].slice(0, 4));
     return id;
   }, []);
   const api = useMemo(() => ({ show, dismiss }), [show, dismiss]);

@@ -46,6 +46,9 @@ interface Handoff {
 const handoffs = new Map<string, Handoff>();
 
 /** The editable state as text, to tell whether anything was edited since the last load or save (the variants tell by their save plan). */
+/** The toast group of a save's outcome: the latest save's word replaces the one before. */
+const saveOutcome = 'product-save';
+
 const snapshotOf = (form: ProductForm, seo: SeoForm) => JSON.stringify([form, null, seo]);
 
 export function ProductEditorPage({ productId }: { productId: string | null }) {
@@ -129,12 +132,13 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
 
   const showPending = () => {
     setPending(true);
-    toast.show({ tone: 'warning', message: 'Not saved: this product has staged changes. Choose how to save at the top of the page.' });
+    toast.show({ group: saveOutcome, tone: 'warning', message: 'Not saved: this product has staged changes. Choose how to save at the top of the page.' });
   };
 
   const showConflict = () => {
     setConflict(true);
     conflictToast.current = toast.show({
+      group: saveOutcome,
       tone: 'error',
       message: 'This product changed since you opened it: your changes were not saved.',
       action: { label: 'Reload the latest version', onAction: () => void onReload() },
@@ -145,6 +149,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
   const refused = (errors: FieldErrors, error: ApiError | null, what: string) => {
     const count = new Set([...Object.keys(errors), ...Object.keys(error?.fields ?? {})]).size + (categoryError(error) && !error?.fields.categorySlugs ? 1 : 0);
     toast.show({
+      group: saveOutcome,
       tone: 'error',
       message: count ? `${what} was not saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.` : `${what} was not saved.`,
       details: count ? undefined : error?.message,
@@ -208,7 +213,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
     }
     const needsCore = Object.keys(input).length > 0;
     if (!needsCore && !needsVariants && !needsSeo) {
-      toast.show({ tone: 'info', message: 'Nothing to save: no changes.' });
+      toast.show({ group: saveOutcome, tone: 'info', message: 'Nothing to save: no changes.' });
       return;
     }
     setSaving(true);
@@ -276,6 +281,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         setCurrent(fresh);
         setForm(formFromProduct(fresh));
         toast.show({
+          group: saveOutcome,
           tone: 'error',
           message: needsCore
             ? `The product details were saved, but its ${failed.join(' and ')} ${verb} not: see the sections marked.`
@@ -284,7 +290,7 @@ function Editor({ product: loaded, reload }: { product: ProductDetailFragment | 
         requestAnimationFrame(() => summaryRef.current?.focus());
       } else {
         resetFrom(fresh);
-        toast.show({ message: target === 'staged' ? 'Staged: these changes are not live until you publish them.' : 'Saved.' });
+        toast.show({ group: saveOutcome, message: target === 'staged' ? 'Staged: these changes are not live until you publish them.' : 'Saved.' });
       }
     } catch (caught) {
       const apiError = toApiError(caught);
