@@ -9,8 +9,10 @@
  *        [-- --out <file>] [-- --reseed]
  *   --minutes         the soak's length, warm-up included (default 10)
  *   --warmup          seconds counted as warm-up (default a tenth of the run, at least 30)
- *   --service-env     extra environment for the service (e.g. NODE_OPTIONS=--max-semi-space-size=8, after the flags below)
- *   --no-node-flags   without the V8 flags of package.json's start:prod (which the service otherwise gets, as in production)
+ *   --service-env     extra environment for the service (e.g. MALLOC_ARENA_MAX=2)
+ *   --no-node-flags   without the V8 flags of package.json's start:prod (which the service otherwise gets on its command
+ *                     line, as in production)
+ *   --node-flags      these flags instead of start:prod's (e.g. "--max-semi-space-size=2 --optimize-for-size")
  *   --heap-snapshots  writes a heap snapshot after the warm-up and one at the end (bench/results/heap/, git-ignored)
  *                     and compares them by constructor (bench/heapDiff.ts); a snapshot costs seconds and RSS, so
  *                     such a run's figures are not the ones to record
@@ -24,7 +26,7 @@ import path from 'node:path';
 import { compareSnapshots } from './heapDiff';
 import type { LoadResult, RequestSpec } from './load';
 import { ensurePostgres, serverVersion } from './postgres';
-import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target } from './processes';
+import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, productionNodeFlags, ROOT, serviceEnv, startTarget, type Target } from './processes';
 import { GRAPHQL_LIST, GRAPHQL_READ, graphqlRequest, restListPath, type ScenarioContext } from './scenarios';
 import { catalogDatabase, openFixture, prepareCatalog } from './seed';
 
@@ -39,19 +41,13 @@ const WARMUP_SECONDS = Number(option('warmup') ?? Math.max(30, (MINUTES * 60) / 
 const SAMPLE_EVERY_MS = 5000;
 const CONNECTIONS = 20;
 const SNAPSHOTS = argv.includes('--heap-snapshots');
-/** The V8 flags production starts the service with (package.json's start:prod), unless --no-node-flags. */
-function productionNodeFlags(): string {
-  const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts['start:prod'];
-  return script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js')).trim();
-}
-const NODE_FLAGS = argv.includes('--no-node-flags') ? '' : productionNodeFlags();
+const NODE_FLAGS = option('node-flags') ?? (argv.includes('--no-node-flags') ? '' : productionNodeFlags().join(' '));
 const SERVICE_ENV: Record<string, string> = Object.fromEntries(
   (option('service-env') ?? '')
     .split(',')
     .filter(Boolean)
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
-if (NODE_FLAGS) SERVICE_ENV.NODE_OPTIONS = `${NODE_FLAGS} ${SERVICE_ENV.NODE_OPTIONS ?? ''}`.trim();
 const OUT = path.resolve(option('out') ?? path.join(__dirname, 'results', MINUTES >= 10 ? 'memory.md' : `memory-${MINUTES}min.md`));
 const HEAP_DIR = path.join(__dirname, 'results', 'heap');
 const started = Date.now();
@@ -175,7 +171,7 @@ async function main() {
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
   const env = serviceEnv(catalog.url, dataDir, SNAPSHOTS ? { ...SERVICE_ENV, NODE_OPTIONS: `${SERVICE_ENV.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2`.trim() } : SERVICE_ENV);
-  const service = await startTarget('service', await freePort(), env);
+  const service = await startTarget('service', await freePort(), env, { nodeFlags: NODE_FLAGS.split(' ').filter(Boolean) });
   const loader = new LoadGenerator();
   const samples: Sample[] = [];
   const loadStart = [...loadavg()];
@@ -239,7 +235,7 @@ async function main() {
       `The service's production build, one process, on the 10,000-product bench catalog (PostgreSQL ${await serverVersion()}, DATABASE_POOL_SIZE=10),`,
       `REST list, REST read, GraphQL list and GraphQL read (dashboard token; lists over pages 1-5, reads over 200 products) sent in turn`,
       `over ${CONNECTIONS} connections for ${MINUTES} minutes; RSS (VmRSS) and the V8 heap (/metrics) read every ${SAMPLE_EVERY_MS / 1000} s.`,
-      `Warm-up: the first ${WARMUP_SECONDS} s. Service environment besides the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
+      `Warm-up: the first ${WARMUP_SECONDS} s. Node flags: ${NODE_FLAGS ? `\`${NODE_FLAGS}\`` : 'none'}${option('node-flags') === undefined && NODE_FLAGS ? " (package.json's start:prod)" : ''}. Service environment besides the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(mb(totalmem()) / 1024)} GB; ${pinning}; Node ${process.version}.`,
       `Load average (1 min) at the start ${fmt(loadStart[0], 2)}, during the run ${fmt(meanLoad, 2)} on average, at the end ${fmt(loadEnd[0], 2)}: other work shared the machine${meanLoad > cpus().length ? ' (more runnable work than cores)' : ''}.`,

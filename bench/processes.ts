@@ -125,15 +125,28 @@ async function waitReady(url: string, child: ChildProcess, out: () => string, ti
   throw new Error(`server not ready after ${timeoutMs} ms:\n${out()}`);
 }
 
+/** The node flags production starts the service with (package.json's start:prod), which the bench starts it with too. */
+export function productionNodeFlags(root: string = ROOT): string[] {
+  const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
+  return script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js')).trim().split(/\s+/).filter(Boolean);
+}
+
 /**
  * Starts a server under test and waits until it answers. `root` runs the
  * service build of another checkout (a git worktree of an earlier commit):
- * its dist/ and its working directory.
+ * its dist/ and its working directory. The service gets production's node flags unless `nodeFlags` says
+ * otherwise; they go on node's command line, as in production (NODE_OPTIONS refuses some V8 flags).
  */
-export async function startTarget(name: TargetName, port: number, env: Record<string, string>, opts: { root?: string } = {}): Promise<Target & { readyMs: number }> {
+export async function startTarget(
+  name: TargetName,
+  port: number,
+  env: Record<string, string>,
+  opts: { root?: string; nodeFlags?: string[] } = {},
+): Promise<Target & { readyMs: number }> {
   const root = opts.root ?? ROOT;
   const script = name === 'service' ? [path.join(root, 'dist/src/server.js')] : SCRIPTS[name];
-  const child = spawnNode(['-r', PROBE, ...script], {
+  const nodeFlags = opts.nodeFlags ?? (name === 'service' ? productionNodeFlags(root) : []);
+  const child = spawnNode([...nodeFlags, '-r', PROBE, ...script], {
     cpu: 0,
     ipc: true,
     cwd: root,

@@ -23,7 +23,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, productionNodeFlags, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type Scenario, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, catalogDatabase, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -129,6 +129,7 @@ async function main() {
       node: process.version,
       postgres: await serverVersion(),
       pinning,
+      serviceNodeFlags: productionNodeFlags().join(' '),
     },
     durations,
     tableSize,

@@ -261,12 +261,13 @@ function openApiDocument(routes: RestRoute[], baseUrl: string = BASE_URL_PLACEHO
 }
 
 /**
- * The document as JSON for any base URL: built once, with the base URL (from PUBLIC_BASE_URL or the request)
- * spliced in per request, so `servers` and the examples' problem types name the host the client used.
+ * The document as JSON for any base URL: built once, when first asked for (1.8 MB of JSON that a process nobody
+ * asks need not hold), with the base URL (from PUBLIC_BASE_URL or the request) spliced in per request, so
+ * `servers` and the examples' problem types name the host the client used.
  */
 export function openApiJson(routes: RestRoute[]): (baseUrl: string) => string {
-  const parts = JSON.stringify(openApiDocument(routes)).split(BASE_URL_PLACEHOLDER);
-  return (baseUrl) => parts.join(JSON.stringify(baseUrl).slice(1, -1));
+  let parts: string[] | undefined;
+  return (baseUrl) => (parts ??= JSON.stringify(openApiDocument(routes)).split(BASE_URL_PLACEHOLDER)).join(JSON.stringify(baseUrl).slice(1, -1));
 }
 
 /** Two routes may share a component only if they describe it identically; a clash is a bug found at startup. */
