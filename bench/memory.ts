@@ -26,7 +26,7 @@ import path from 'node:path';
 import { compareSnapshots } from './heapDiff';
 import type { LoadResult, RequestSpec } from './load';
 import { ensurePostgres, serverVersion } from './postgres';
-import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, productionNodeFlags, ROOT, serviceEnv, startTarget, type Target } from './processes';
+import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startTarget, type Target } from './processes';
 import { GRAPHQL_LIST, GRAPHQL_READ, graphqlRequest, restListPath, type ScenarioContext } from './scenarios';
 import { catalogDatabase, openFixture, prepareCatalog } from './seed';
 
@@ -41,7 +41,7 @@ const WARMUP_SECONDS = Number(option('warmup') ?? Math.max(30, (MINUTES * 60) / 
 const SAMPLE_EVERY_MS = 5000;
 const CONNECTIONS = 20;
 const SNAPSHOTS = argv.includes('--heap-snapshots');
-const NODE_FLAGS = option('node-flags') ?? (argv.includes('--no-node-flags') ? '' : productionNodeFlags().join(' '));
+const NODE_FLAGS = option('node-flags') ?? (argv.includes('--no-node-flags') ? '' : serviceNodeFlags().join(' '));
 const SERVICE_ENV: Record<string, string> = Object.fromEntries(
   (option('service-env') ?? '')
     .split(',')
@@ -235,7 +235,7 @@ async function main() {
       `The service's production build, one process, on the 10,000-product bench catalog (PostgreSQL ${await serverVersion()}, DATABASE_POOL_SIZE=10),`,
       `REST list, REST read, GraphQL list and GraphQL read (dashboard token; lists over pages 1-5, reads over 200 products) sent in turn`,
       `over ${CONNECTIONS} connections for ${MINUTES} minutes; RSS (VmRSS) and the V8 heap (/metrics) read every ${SAMPLE_EVERY_MS / 1000} s.`,
-      `Warm-up: the first ${WARMUP_SECONDS} s. Node flags: ${NODE_FLAGS ? `\`${NODE_FLAGS}\`` : 'none'}${option('node-flags') === undefined && NODE_FLAGS ? " (package.json's start:prod)" : ''}. Service environment besides the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
+      `Warm-up: the first ${WARMUP_SECONDS} s. Node flags: ${NODE_FLAGS ? `\`${NODE_FLAGS}\`` : 'none'}${option('node-flags') === undefined && process.env.BENCH_SERVICE_NODE_FLAGS === undefined && NODE_FLAGS ? " (package.json's start:prod)" : ''}. Service environment besides the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(mb(totalmem()) / 1024)} GB; ${pinning}; Node ${process.version}.`,
       `Load average (1 min) at the start ${fmt(loadStart[0], 2)}, during the run ${fmt(meanLoad, 2)} on average, at the end ${fmt(loadEnd[0], 2)}: other work shared the machine${meanLoad > cpus().length ? ' (more runnable work than cores)' : ''}.`,
@@ -273,7 +273,9 @@ async function main() {
     ];
     if (!SNAPSHOTS) {
       mkdirSync(path.dirname(OUT), { recursive: true });
-      writeFileSync(OUT, lines.join('\n'));
+      // The reading written by hand under the figures stays until someone rewrites it for the new figures.
+      const reading = existsSync(OUT) ? readFileSync(OUT, 'utf8').split(/^(?=## Reading it$)/m)[1] : undefined;
+      writeFileSync(OUT, lines.join('\n') + (reading ? `\n${reading}` : ''));
       log(`wrote ${path.relative(ROOT, OUT)}`);
     }
     console.log(lines.slice(12).join('\n'));

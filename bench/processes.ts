@@ -125,17 +125,22 @@ async function waitReady(url: string, child: ChildProcess, out: () => string, ti
   throw new Error(`server not ready after ${timeoutMs} ms:\n${out()}`);
 }
 
-/** The node flags production starts the service with (package.json's start:prod), which the bench starts it with too. */
-export function productionNodeFlags(root: string = ROOT): string[] {
+/**
+ * The node flags the bench starts the service with: production's (package.json's start:prod), or for an experiment
+ * those of BENCH_SERVICE_NODE_FLAGS (e.g. BENCH_SERVICE_NODE_FLAGS= for none).
+ */
+export function serviceNodeFlags(root: string = ROOT): string[] {
+  const override = process.env.BENCH_SERVICE_NODE_FLAGS;
   const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
-  return script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js')).trim().split(/\s+/).filter(Boolean);
+  const flags = override ?? script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js'));
+  return flags.trim().split(/\s+/).filter(Boolean);
 }
 
 /**
  * Starts a server under test and waits until it answers. `root` runs the
  * service build of another checkout (a git worktree of an earlier commit):
- * its dist/ and its working directory. The service gets production's node flags unless `nodeFlags` says
- * otherwise; they go on node's command line, as in production (NODE_OPTIONS refuses some V8 flags).
+ * its dist/ and its working directory. The service gets serviceNodeFlags() unless `nodeFlags` says otherwise;
+ * they go on node's command line, as in production (NODE_OPTIONS refuses some V8 flags).
  */
 export async function startTarget(
   name: TargetName,
@@ -145,7 +150,7 @@ export async function startTarget(
 ): Promise<Target & { readyMs: number }> {
   const root = opts.root ?? ROOT;
   const script = name === 'service' ? [path.join(root, 'dist/src/server.js')] : SCRIPTS[name];
-  const nodeFlags = opts.nodeFlags ?? (name === 'service' ? productionNodeFlags(root) : []);
+  const nodeFlags = opts.nodeFlags ?? (name === 'service' ? serviceNodeFlags(root) : []);
   const child = spawnNode([...nodeFlags, '-r', PROBE, ...script], {
     cpu: 0,
     ipc: true,

@@ -10,7 +10,7 @@ import { lineChart } from './svg';
 export interface RunReport {
   startedAt: string;
   mode: 'quick' | 'full';
-  /** serviceNodeFlags: absent in runs recorded before the bench started the service with production's flags. */
+  /** serviceNodeFlags: start:prod's unless BENCH_SERVICE_NODE_FLAGS said otherwise; absent in runs before the bench passed any. */
   machine: { cpu: string; cores: number; memoryGb: number; node: string; postgres: string; pinning: string; serviceNodeFlags?: string };
   durations: Durations;
   tableSize: SizeName;
@@ -45,7 +45,14 @@ function result(r: RunReport, id: string, target: TargetName): TargetResult | un
   return r.scenarios.find((s) => s.id === id && s.status === 'ok')?.results.find((x) => x.target === target);
 }
 
-function ratioCheck(r: RunReport, key: 'rest-list' | 'rest-list-lean' | 'graphql-list' | 'rest-read' | 'rest-read-lean', id: string, label: string, ref: 'B1' | 'B1-lean' | 'B3', min: number): TargetCheck {
+function ratioCheck(
+  r: RunReport,
+  key: 'rest-list' | 'rest-list-lean' | 'graphql-list' | 'rest-read' | 'rest-read-lean' | 'search-common',
+  id: string,
+  label: string,
+  ref: 'B1' | 'B1-lean' | 'B3',
+  min: number,
+): TargetCheck {
   const svc = result(r, id, 'service');
   const base = result(r, id, ref);
   if (!svc || !base) return { key, target: `${label} ≥ ${min} × ${ref} throughput`, measured: 'not measured', met: null };
@@ -65,10 +72,12 @@ function ratioCheck(r: RunReport, key: 'rest-list' | 'rest-list-lean' | 'graphql
 function checks(r: RunReport): TargetCheck[] {
   const out: TargetCheck[] = [
     ratioCheck(r, 'rest-list', 'rest-list-none', 'REST list page 1', 'B1', 0.35),
-    ratioCheck(r, 'rest-list-lean', 'rest-list-none', 'REST list page 1', 'B1-lean', 0.5),
-    ratioCheck(r, 'graphql-list', 'graphql-list', 'GraphQL list page 1', 'B3', 0.8),
+    // Issue 31's figures (issue 13 asked 0.5 × B1-lean and 0.8 × B3).
+    ratioCheck(r, 'rest-list-lean', 'rest-list-none', 'REST list page 1', 'B1-lean', 0.8),
+    ratioCheck(r, 'graphql-list', 'graphql-list', 'GraphQL list page 1', 'B3', 1.0),
     ratioCheck(r, 'rest-read', 'rest-read', 'REST read one', 'B1', 0.35),
-    ratioCheck(r, 'rest-read-lean', 'rest-read', 'REST read one', 'B1-lean', 0.5),
+    ratioCheck(r, 'rest-read-lean', 'rest-read', 'REST read one', 'B1-lean', 0.8),
+    ratioCheck(r, 'search-common', 'rest-list-search-common', 'REST search, common word', 'B1', 1.0),
   ];
 
   // Issue 27: the rich catalog's list and read against the same requests on today's catalog, same run.
@@ -310,6 +319,8 @@ export const CAUSES = {
   'rest-read-lean':
     'B1-lean reads the product as JSON text built by PostgreSQL in one prepared statement, so its Node cost is little more than HTTP; the service parses the row and builds the REST product from it (see the node CPU figures).',
   statements: "a list is two statements (page of ids with its bounded count, then the rows) and a read one (test/products/queries.test.ts holds each to that); the service's counter covers the whole process, so the fraction above it is the in-process worker's polling (scheduler, outbox) during the sample, more of it the slower the requests, and the first request's dashboard token lookup before the 5 s verified-token cache holds it.",
+  'search-common':
+    "B1 sends the service's own two statements (the page of ranked ids with its bounded count, then the rows) and builds the same response by hand, so the gap is what the service does around them: the request context (token check, rate limit), pg parsing the rows and their JSON columns and the mapping to REST products in Node, and, when the PostgreSQL column differs too, the prepared-statement handling of a search (planned for its values each time, src/platform/db/client.ts); compare the node and PostgreSQL CPU per request.",
   'size-growth':
     'every page is an index-ordered scan cut at the page (search ranks in groups, each read in created_at order), so what still grows with the catalog is the work a filter cannot bound: the trigram GIN index yields every candidate of a word before the first row is read, so the bounded count of a filter the GIN index serves reads all candidates (a rare word has 1,091 of them at 1M against 1 at 1k, the combined filter 5,014), and the name-prefix group of a rare word that starts product names reads those names to order them.',
   'rich-list':
@@ -344,7 +355,7 @@ export function writeReport(dir: string, r: RunReport): number {
     `- Fixed rate: half the saturation throughput of the scenario's reference baseline (B1 for REST, B3 for GraphQL), the same offered load for every server; half their own saturation where there is no reference (¹: a server that cannot sustain the reference rate is measured at half its own)`,
     `- SQL statements per request: ${r.statementSource} (pg_stat_statements is not in shared_preload_libraries here and the bench does not restart a shared server), averaged over ${d.statementSamples} sequential requests; the service's counter counts the statements its driver adapter and its direct reads send (a transaction's COMMIT, not its BEGIN)`,
     `- CPU per request: /proc/<pid>/stat of the server process and of the PostgreSQL backends of the bench database, during saturation`,
-    `- Service: production build (dist/, NODE_ENV=production${m.serviceNodeFlags ? `, node ${m.serviceNodeFlags} as in start:prod` : ''}), pool of 10 connections, LOG_LEVEL=warn (no per-request log line, like the baselines), public API rate limit raised out of the way`,
+    `- Service: production build (dist/, NODE_ENV=production${m.serviceNodeFlags !== undefined ? `, node flags ${m.serviceNodeFlags ? `\`${m.serviceNodeFlags}\`` : 'none'}` : ''}), pool of 10 connections, LOG_LEVEL=warn (no per-request log line, like the baselines), public API rate limit raised out of the way`,
     '',
     '## Catalogs',
     '',
@@ -369,7 +380,7 @@ export function writeReport(dir: string, r: RunReport): number {
         '',
       ];
     })(),
-    '## Targets (issues 5, 13 and 27)',
+    '## Targets (issues 5, 13, 27 and 31)',
     '',
     '| Target | Measured | Met | Gap |',
     '|---|---|:-:|---|',

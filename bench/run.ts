@@ -13,6 +13,7 @@
  *   --reseed              reseed kept catalogs; --drop removes them afterwards
  *   --no-build            use the existing dist/ build
  *   --service-env=K=V,…   extra environment for the service process (experiments, e.g. MALLOC_ARENA_MAX=2)
+ *                         (the service's node flags are start:prod's; BENCH_SERVICE_NODE_FLAGS="…" replaces them)
  *   --report-only         rewrite latest.md and the charts from the out dir's latest.json (no measuring)
  */
 import { execFileSync } from 'node:child_process';
@@ -23,7 +24,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, productionNodeFlags, ROOT, serviceEnv, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type Scenario, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, catalogDatabase, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -129,7 +130,7 @@ async function main() {
       node: process.version,
       postgres: await serverVersion(),
       pinning,
-      serviceNodeFlags: productionNodeFlags().join(' '),
+      serviceNodeFlags: serviceNodeFlags().join(' '),
     },
     durations,
     tableSize,
