@@ -19,7 +19,7 @@ export interface ToastInput {
   duration?: number;
   /**
    * Toasts of one group replace each other: the outcome of a form's latest save replaces that of the one before
-   * (a "Saved." takes the place of the refusal it answers). A toast with the same text replaces its twin anyway.
+   * (a "Saved." takes the place of the refusal it answers).
    */
   group?: string;
 }
@@ -42,10 +42,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const show = useCallback((toast: ToastInput) => {
     const id = ++nextId;
-    // The newest on top; at most four at once (the oldest go); no two of one group or of the same text.
-    const replaces = (earlier: Toast) =>
-      (toast.group !== undefined && earlier.group === toast.group) ||
-      (typeof toast.message === 'string' && earlier.message === toast.message);
+    // The newest on top; at most four at once (the oldest go); no two of one group.
+    const replaces = (earlier: Toast) => toast.group !== undefined && earlier.group === toast.group;
     setToasts((list) => [{ ...toast, id }, ...list.filter((earlier) => !replaces(earlier))].slice(0, 4));
     return id;
   }, []);
