@@ -270,7 +270,7 @@ export function openApiJson(routes: RestRoute[]): (baseUrl: string) => string {
   return (baseUrl) => (parts ??= JSON.stringify(openApiDocument(routes)).split(BASE_URL_PLACEHOLDER)).join(JSON.stringify(baseUrl).slice(1, -1));
 }
 
-/** Two routes may share a component only if they describe it identically; a clash is a bug found at startup. */
+/** Two routes may share a component only if they describe it identically; a clash is a bug, found when the document is built (the OpenAPI tests build it). */
 function mergeComponent(components: Record<string, Record<string, unknown>>, kind: string, name: string, value: unknown) {
   const group = (components[kind] ??= {});
   if (name in group && JSON.stringify(group[name]) !== JSON.stringify(value)) {
