@@ -4,7 +4,7 @@ import { createCategory } from '../../src/catalog/services/categories';
 import { createProduct } from '../../src/catalog/services/productCreate';
 import { describeInBrowser, watchPage } from '../helpers/browser';
 import { testContext } from '../helpers/context';
-import { checkPhoneScreen, checkScreen, eventually, hasText, pngBytes, signIn, startDashboard, takeExpectedErrors, toast, type DashboardFixture } from '../helpers/dashboard';
+import { checkPhoneScreen, checkScreen, closeToasts, eventually, hasText, pngBytes, signIn, startDashboard, takeExpectedErrors, toast, type DashboardFixture } from '../helpers/dashboard';
 import { filePart, restUpload } from '../images/images';
 
 /**
@@ -41,12 +41,6 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
   const staged = async (): Promise<Staged> => {
     const res = await f.t.graphql('query($s: ID!, $id: ID!) { stagedProduct(storeId: $s, id: $id) { hasStagedChanges publishAt publishScope changes { field previous next } } }', { s: f.storeId, id: productId }, { token });
     return (res.body.data as { stagedProduct: Staged }).stagedProduct;
-  };
-  /** Closes the notices shown so far, so that the next one with the same words is the next action's. */
-  const closeToasts = async () => {
-    const close = page.getByRole('button', { name: 'Close the notification' });
-    // A toast may go by itself between the count and the click: then the next count tells.
-    while ((await close.count()) > 0) await close.first().click({ timeout: 2000 }).catch(() => undefined);
   };
   const fields = async () => (await staged()).changes.map((c) => c.field).sort();
 
@@ -135,7 +129,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await page.getByText('This product has staged changes, so your edits were not saved.').waitFor();
     takeExpectedErrors(watch, 409);
     expect((await live()).description).toBe('');
-    await closeToasts();
+    await closeToasts(page);
     await page.getByRole('button', { name: 'Add to the staged changes' }).click();
     await toast(page, 'Staged: these changes are not live until you publish them.').waitFor();
     await hasText(panel, 'Light and cool.');
@@ -148,7 +142,7 @@ describeInBrowser('staged changes in the dashboard in headless Chromium', () => 
     await page.getByText('This product has staged changes, so your edits were not saved.').waitFor();
     takeExpectedErrors(watch, 409);
     expect((await live()).tags).toEqual([]);
-    await closeToasts();
+    await closeToasts(page);
     await page.getByRole('button', { name: 'Save live and in the staged changes' }).click();
     await toast(page, 'Saved.').waitFor();
     expect((await live()).tags).toEqual(['summer', 'linen']);

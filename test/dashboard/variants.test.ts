@@ -5,7 +5,7 @@ import { createProduct } from '../../src/catalog/services/productCreate';
 import { db } from '../../src/platform/db/client';
 import { describeInBrowser, watchPage } from '../helpers/browser';
 import { testContext } from '../helpers/context';
-import { checkPhoneScreen, checkScreen, count, dropFile, eventually, hasText, pngBytes, signIn, startDashboard, takeExpectedErrors, toast, type DashboardFixture } from '../helpers/dashboard';
+import { checkPhoneScreen, checkScreen, closeToasts, count, dropFile, eventually, hasText, pngBytes, signIn, startDashboard, takeExpectedErrors, toast, type DashboardFixture } from '../helpers/dashboard';
 
 /**
  * The editor's option builder and variant grid (issue 30, item 4): options built as chips, the grid of their
@@ -70,11 +70,6 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
     }
   };
   /** Closes the notifications shown, so that the next one with the same words is the next save's. */
-  const closeToasts = async () => {
-    const close = page.getByRole('button', { name: 'Close the notification' });
-    // A toast may go by itself between the count and the click: then the next count tells.
-    while ((await close.count()) > 0) await close.first().click({ timeout: 2000 }).catch(() => undefined);
-  };
   const gridRows = () => page.locator('.variant-grid tbody tr:not(.row-errors)');
   const gridLabels = async () => (await page.locator('.variant-grid tbody th[scope=row]').allInnerTexts()).map((t) => t.replace(/\s*New$/, '').trim());
 
@@ -196,7 +191,7 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
     await page.getByLabel('SKU of variant Blue / M', { exact: true }).fill('TRAIL-TEE-NAVY-M');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await toast(page, 'Saved.').waitFor();
-    await closeToasts();
+    await closeToasts(page);
     expect(await eventTypes(productId)).toEqual(['product.created', 'product.options_updated', 'product.variants_updated', 'product.variants_replaced']);
 
     await page.reload();
@@ -249,7 +244,7 @@ describeInBrowser('the option builder and variant grid in headless Chromium', ()
     // One write: the options write deleted the variants it left repeating.
     expect((await eventTypes(productId)).slice(4)).toEqual(['product.options_updated']);
 
-    await closeToasts();
+    await closeToasts(page);
     // An image of the product, chosen for one variant: only that variant's image is sent.
     await dropFile(page, '[data-testid=image-dropzone]', { name: 'green.png', type: 'image/png', bytes: await pngBytes({ r: 40, g: 160, b: 60 }) });
     await eventually(() => page.getByLabel('Image of variant Large', { exact: true }).locator('option').count(), (n) => n === 2, 'the image in the variant’s list');

@@ -200,3 +200,10 @@ export async function signIn(page: Page, f: DashboardFixture): Promise<void> {
 
 /** A toast (the notifications region) with this text. */
 export const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text);
+
+/** Closes the notices shown so far, so that the next one with the same words is the next action's. */
+export async function closeToasts(page: Page): Promise<void> {
+  const close = page.getByRole('button', { name: 'Close the notification' });
+  // A toast may go by itself between the count and the click: then the next count tells.
+  while ((await close.count()) > 0) await close.first().click({ timeout: 2000 }).catch(() => undefined);
+}
