@@ -67,17 +67,17 @@ function nodes(p: PlanNode): PlanNode[] {
 }
 
 const indexesUsed = (p: PlanNode) => nodes(p).flatMap((n) => (n['Index Name'] ? [n['Index Name']] : []));
-/** One line per node, e.g. "Bitmap Index Scan products_store_mode_text_tags_idx > Seq Scan products": failures print the whole plan. */
+/** One line per node, e.g. "Bitmap Index Scan products_live_text_tags_idx > Seq Scan products": failures print the whole plan. */
 const planText = (p: PlanNode) => nodes(p).map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name']].filter(Boolean).join(' ')).join(' > ');
 
 describe('the product list uses its indexes (EXPLAIN after VACUUM ANALYZE)', () => {
   const cases: [string, ProductFilter, string][] = [
-    ['search (rare term) uses the trigram index on search_text', { search: FILTER_VALUES.rareTerm }, 'products_store_mode_text_tags_idx'],
-    ['search (common term, 5 %) uses the trigram index on search_text', { search: FILTER_VALUES.commonTerm }, 'products_store_mode_text_tags_idx'],
-    ['a search of several words uses the trigram index', { search: `${FILTER_VALUES.rareTerm} ${FILTER_VALUES.commonTerm}` }, 'products_store_mode_text_tags_idx'],
+    ['search (rare term) uses the trigram index on search_text', { search: FILTER_VALUES.rareTerm }, 'products_live_text_tags_idx'],
+    ['search (common term, 5 %) uses the trigram index on search_text', { search: FILTER_VALUES.commonTerm }, 'products_live_text_tags_idx'],
+    ['a search of several words uses the trigram index', { search: `${FILTER_VALUES.rareTerm} ${FILTER_VALUES.commonTerm}` }, 'products_live_text_tags_idx'],
     // A theme tag (2 %). For tags on 5 % or more of the store, walking the created_at index and filtering is the cheaper plan.
-    ['the tags filter uses the GIN index on tags', { tags: ['summer'] }, 'products_store_mode_text_tags_idx'],
-    ['the tags filter with several tags uses the GIN index', { tags: ['summer', 'limited'] }, 'products_store_mode_text_tags_idx'],
+    ['the tags filter uses the GIN index on tags', { tags: ['summer'] }, 'products_live_text_tags_idx'],
+    ['the tags filter with several tags uses the GIN index', { tags: ['summer', 'limited'] }, 'products_live_text_tags_idx'],
     ['low_stock uses the store/low_stock index', { lowStock: true }, 'products_store_id_mode_low_stock_created_at_idx'],
     ['category goes through the category -> product index', { category: FILTER_VALUES.category }, 'product_categories_category_id_mode_product_id_idx'],
   ];
@@ -90,7 +90,7 @@ describe('the product list uses its indexes (EXPLAIN after VACUUM ANALYZE)', () 
 
   it('a search with tags intersects both inside one GIN index, before reading any product row', async () => {
     const p = await plan({ search: FILTER_VALUES.commonTerm, tags: [FILTER_VALUES.tag], isActive: true });
-    const scans = nodes(p).filter((n) => n['Index Name'] === 'products_store_mode_text_tags_idx');
+    const scans = nodes(p).filter((n) => n['Index Name'] === 'products_live_text_tags_idx');
     expect(scans.length).toBeGreaterThan(0);
     for (const scan of scans) {
       expect(scan['Index Cond']).toContain('search_text');
