@@ -17,8 +17,15 @@ const onCi = () => process.env.CI === 'true';
 /**
  * `describe` for browser tests. Without Chromium they are skipped, with the reason in their name, on a
  * developer's machine only: on CI (CI=true) they run and fail, so a missing browser is never a green build.
+ * `BROWSER_TESTS=once-done` skips them too, with that reason: .ci/run sets it for its second run of the suite (on
+ * PostgreSQL). The browser drives the pages through the HTTP API, which both runs test on their database; the
+ * pages themselves are the same on either, and driving them again would add minutes, not coverage.
  */
 export function describeInBrowser(name: string, fn: () => void): void {
+  if (process.env.BROWSER_TESTS === 'once-done') {
+    describe.skip(`${name} [skipped: the browser tests ran in the embedded database's run of the suite (BROWSER_TESTS=once-done)]`, fn);
+    return;
+  }
   if (existsSync(CHROMIUM_PATH) || onCi()) return describe(name, fn);
   describe.skip(`${name} [skipped: no Chromium at ${CHROMIUM_PATH}; install it with: apt-get install -y chromium]`, fn);
 }
