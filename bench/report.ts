@@ -47,7 +47,7 @@ function result(r: RunReport, id: string, target: TargetName): TargetResult | un
 
 function ratioCheck(
   r: RunReport,
-  key: 'rest-list' | 'rest-list-lean' | 'graphql-list' | 'rest-read' | 'rest-read-lean' | 'search-common',
+  key: 'rest-list' | 'rest-list-lean' | 'graphql-list' | 'rest-read' | 'rest-read-lean' | 'search-common' | 'rich-list-lean' | 'rich-read-lean',
   id: string,
   label: string,
   ref: 'B1' | 'B1-lean' | 'B3',
@@ -78,6 +78,9 @@ function checks(r: RunReport): TargetCheck[] {
     ratioCheck(r, 'rest-read', 'rest-read', 'REST read one', 'B1', 0.35),
     ratioCheck(r, 'rest-read-lean', 'rest-read', 'REST read one', 'B1-lean', 0.8),
     ratioCheck(r, 'search-common', 'rest-list-search-common', 'REST search, common word', 'B1', 1.0),
+    // Issue 31: the same ratios on the rich catalog, whose baselines serve it too (B1-lean's SQL builds options and attributes).
+    ratioCheck(r, 'rich-list-lean', 'rest-list-rich', 'REST list page 1 on the rich catalog', 'B1-lean', 0.8),
+    ratioCheck(r, 'rich-read-lean', 'rest-read-rich', 'REST read one on the rich catalog', 'B1-lean', 0.8),
   ];
 
   // Issue 27: the rich catalog's list and read against the same requests on today's catalog, same run.
@@ -326,6 +329,9 @@ export const CAUSES = {
   'rich-list':
     "a rich product row carries its options and attribute values (two JSON columns parsed by pg and mapped to the REST product) and the list's variant count covers about 12 variants per product instead of 1.5; compare the node and PostgreSQL CPU per request of the two list scenarios.",
   'rich-read': 'the read maps the same two JSON columns of one product and counts its variants; at this cost per request the fixed cost of the request context dominates, so a gap here is the mapping of options and attributes (node CPU) or the variant count (PostgreSQL CPU).',
+  'rich-list-lean':
+    "as for today's catalog (B1-lean lets PostgreSQL build the JSON text), and a rich row carries more for Node to parse and map: its options and attribute values (two JSON columns) beside the columns of today's row.",
+  'rich-read-lean': "as for today's catalog: B1-lean writes PostgreSQL's JSON text, the service parses the row (with its options and attributes) and builds the REST product.",
   'page-depth': 'OFFSET reads and discards every earlier row; the cursor connection does not.',
   cursor: 'the keyset statement should be flat; a growth here means it lost the (store_id, created_at, id) index.',
   'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus glibc malloc arenas (one per thread) holding freed memory. Compare a run with --service-env=MALLOC_ARENA_MAX=2 (or jemalloc, as sharp's documentation advises on glibc).",

@@ -222,7 +222,7 @@ async function main() {
         for (const m of result.mismatches) log(`    ${m.target} response differs: ${m.diff}`);
         report.scenarios.push(result);
       }
-      await rich?.service.stop();
+      await rich?.stop();
       await fixture.restore();
 
       log('throughput vs concurrency (REST list page 1, no filter)');
@@ -260,11 +260,10 @@ async function main() {
 }
 
 /**
- * The rich catalog of the table's size (issue 27) with a service of its own, for the *-rich scenarios: same
- * build, same settings, measured in the same run as today's catalog. No baselines: the reference is the
- * service's own figure on today's catalog.
+ * The rich catalog of the table's size (issue 27) with a service and the REST baselines of its own, for the *-rich
+ * scenarios: same build, same settings, measured in the same run as today's catalog.
  */
-async function openRichCatalog(size: SizeName, report: RunReport): Promise<{ service: Target; env: Pick<MeasureEnv, 'targets' | 'ctx' | 'dbName' | 'freshService'> }> {
+async function openRichCatalog(size: SizeName, report: RunReport): Promise<{ stop: () => Promise<void>; env: Pick<MeasureEnv, 'targets' | 'ctx' | 'dbName' | 'freshService'> }> {
   const dbName = quick ? `bench_quick_${process.pid}_${size}_rich` : catalogDatabase(size, 'rich');
   log(`catalog ${size} rich: preparing ${dbName}`);
   createdDatabases.push(dbName);
@@ -272,11 +271,16 @@ async function openRichCatalog(size: SizeName, report: RunReport): Promise<{ ser
   const fixture = await openFixture(catalog.url);
   report.catalogs.push({ size, kind: 'rich', products: SIZES[size], dbName, seedSeconds: catalog.seedSeconds });
   const dataDir = mkdtempSync(path.join(workDir, 'data-rich-'));
-  const service = await startTarget('service', await freePort(), serverEnv(catalog.url, dataDir));
+  const names: TargetName[] = ['service', 'B0', 'B1', 'B1-lean'];
+  const ports = await freePorts(names.length);
+  const targets: Partial<Record<TargetName, Target>> = {};
+  await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, ports[i], serverEnv(catalog.url, dataDir)))));
   return {
-    service,
+    stop: async () => {
+      await Promise.all(Object.values(targets).map((t) => t.stop()));
+    },
     env: {
-      targets: { service },
+      targets,
       ctx: { f: fixture, uploads: {}, runId: Date.now().toString(36) },
       dbName,
       freshService: async () => startTarget('service', await freePort(), serverEnv(catalog.url, dataDir)),

@@ -165,12 +165,14 @@ export const SCENARIOS: Scenario[] = [
     requests: (c) => [{ method: 'GET', path: `${store(c)}/products/${c.f.productId}`, headers: auth(c) }],
   },
   // Issue 27: the same list and read on the rich catalog (options, about 12 variants with every field, six
-  // attributes per product), each against its today's-catalog scenario above in the same run.
+  // attributes per product), each against its today's-catalog scenario above in the same run, and (issue 31)
+  // against the baselines serving the rich catalog.
   {
     id: 'rest-list-rich',
     title: 'REST list page 1, rich catalog (3 options, 6 attributes, ~12 variants per product)',
     needs: [`GET ${STORE}/products`],
-    baselines: [],
+    baselines: ['B0', 'B1', 'B1-lean'],
+    reference: 'B1',
     catalog: 'rich',
     requests: (c) => [{ method: 'GET', path: restListPath(c, ''), headers: auth(c) }],
   },
@@ -178,7 +180,8 @@ export const SCENARIOS: Scenario[] = [
     id: 'rest-read-rich',
     title: 'REST read one, rich catalog (3 options, 6 attributes, images, SEO, variant count)',
     needs: [`GET ${STORE}/products/{productId}`],
-    baselines: [],
+    baselines: ['B0', 'B1', 'B1-lean'],
+    reference: 'B1',
     catalog: 'rich',
     requests: (c) => [{ method: 'GET', path: `${store(c)}/products/${c.f.productId}`, headers: auth(c) }],
   },
