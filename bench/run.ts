@@ -84,6 +84,14 @@ async function availableEndpoints(service: Target): Promise<Set<string>> {
 const serverEnv = (url: string | null, dataDir: string) =>
   serviceEnv(url, dataDir, Object.fromEntries((option('service-env') ?? '').split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2))));
 
+/** The service and baselines named, each on a free port, all on the catalog at `url`. */
+async function startTargets(names: TargetName[], url: string, dataDir: string): Promise<Partial<Record<TargetName, Target>>> {
+  const ports = await freePorts(names.length);
+  const targets: Partial<Record<TargetName, Target>> = {};
+  await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, ports[i], serverEnv(url, dataDir)))));
+  return targets;
+}
+
 /** p50 of one request sent back to back: enough requests for a stable median, even when one takes a second. */
 async function sequentialP50(load: LoadGenerator, url: string, request: RequestSpec): Promise<LoadResult> {
   const probe = await load.run({ url, requests: [request], connections: 1, duration: 0, amount: 1 });
@@ -164,10 +172,8 @@ async function main() {
     if (pgStatements) report.statementSource = 'pg_stat_statements';
 
     const names: TargetName[] = size === tableSize ? ['service', 'B0', 'B1', 'B1-lean', 'B3'] : ['service'];
-    const targets: Partial<Record<TargetName, Target>> = {};
     const dataDir = mkdtempSync(path.join(workDir, 'data-'));
-    const targetPorts = await freePorts(names.length);
-    await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, targetPorts[i], serverEnv(catalog.url, dataDir)))));
+    const targets = await startTargets(names, catalog.url, dataDir);
     const service = targets.service!;
     if (size === tableSize) report.serviceStartRssMb = service.rssKb().current / 1024;
     const endpoints = await availableEndpoints(service);
@@ -271,10 +277,7 @@ async function openRichCatalog(size: SizeName, report: RunReport): Promise<{ sto
   const fixture = await openFixture(catalog.url);
   report.catalogs.push({ size, kind: 'rich', products: SIZES[size], dbName, seedSeconds: catalog.seedSeconds });
   const dataDir = mkdtempSync(path.join(workDir, 'data-rich-'));
-  const names: TargetName[] = ['service', 'B0', 'B1', 'B1-lean'];
-  const ports = await freePorts(names.length);
-  const targets: Partial<Record<TargetName, Target>> = {};
-  await Promise.all(names.map(async (name, i) => (targets[name] = await startTarget(name, ports[i], serverEnv(catalog.url, dataDir)))));
+  const targets = await startTargets(['service', 'B0', 'B1', 'B1-lean'], catalog.url, dataDir);
   return {
     stop: async () => {
       await Promise.all(Object.values(targets).map((t) => t.stop()));
