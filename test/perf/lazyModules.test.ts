@@ -7,7 +7,7 @@
  * service starts, by the modules it has loaded.
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -54,31 +54,88 @@ describe('modules loaded on first use', () => {
   }, 60_000);
 });
 
-describe("the query compiler's wasm text", () => {
-  // Prisma's generated client loads its query compiler from a module that holds it as base64 text; scripts/generate.sh
-  // makes the client drop that module once it has read it, so the text (4.6 MB, source and export) is not kept.
-  // On the embedded database whatever the run's DATABASE_URL: the client and its compiler are the same on both.
-  it('is not held once the client has connected and run a query', async () => {
+/** The parts of a V8 heap snapshot the checks below read. */
+interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
+  nodes: number[];
+  edges: number[];
+  strings: string[];
+}
+
+/**
+ * The sizes of strings of at least `minBytes` that start with `prefix` (a snapshot keeps only a string's first
+ * characters as its name, so the size is the self size), and the `edges` objects of Prisma's parameter graph.
+ */
+function readSnapshot(file: string, prefix: string, minBytes: number) {
+  const snap = JSON.parse(readFileSync(file, 'utf8')) as HeapSnapshot;
+  const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
+  const [type, name, selfSize, edgeCount] = ['type', 'name', 'self_size', 'edge_count'].map((f) => node_fields.indexOf(f));
+  const [edgeType, edgeName, toNode] = ['type', 'name_or_index', 'to_node'].map((f) => edge_fields.indexOf(f));
+  const width = node_fields.length;
+  const nodeType = (at: number) => node_types[0][snap.nodes[at + type]];
+  const strings: number[] = [];
+  // What each node's elements store (V8's backing array for integer keys) weighs, by the node that owns it.
+  const elementBytes = new Map<number, number>();
+  const edgesTargets: number[] = [];
+  let edge = 0;
+  for (let at = 0; at < snap.nodes.length; at += width) {
+    const nodeName = snap.strings[snap.nodes[at + name]];
+    if (nodeType(at) === 'string' && snap.nodes[at + selfSize] >= minBytes && nodeName.startsWith(prefix)) strings.push(snap.nodes[at + selfSize]);
+    for (let e = 0; e < snap.nodes[at + edgeCount]; e++, edge += edge_fields.length) {
+      const kind = edge_types[0][snap.edges[edge + edgeType]];
+      if (kind !== 'property' && kind !== 'internal') continue;
+      const label = snap.strings[snap.edges[edge + edgeName]];
+      const target = snap.edges[edge + toNode];
+      if (kind === 'internal' && label === 'elements') elementBytes.set(at, snap.nodes[target + selfSize]);
+      if (kind === 'property' && label === 'edges') edgesTargets.push(target);
+    }
+  }
+  const edgesObjects = edgesTargets.map((at) => ({ constructor: snap.strings[snap.nodes[at + name]], elementBytes: elementBytes.get(at) ?? 0 }));
+  return { strings, edgesObjects };
+}
+
+describe("Prisma's query compiler at start", () => {
+  // Two edits of scripts/prisma-memory.cjs, checked in a heap snapshot of a process that has connected and run a
+  // query: the compiler's wasm text (2.3 MB of base64, which starts "AGFzbQ", the wasm magic number) is not held,
+  // and the parameter graph keeps its edges in Maps, not in objects whose integer keys V8 stores as holey arrays as
+  // long as the largest key (13 MB in all). The process runs the production build (tsc's output under plain node:
+  // under tsx the client's require keeps no module, so the first check would pass without its edit). On the embedded
+  // database whatever the run's DATABASE_URL: the client and its compiler are the same on both.
+  it('holds neither the wasm text nor the parameter graph in holey arrays', async () => {
     const dataDir = path.join(ROOT, 'data-compiler-test');
+    // Beside dist/, where the build finds prisma/ as dist/ does.
+    const build = path.join(ROOT, 'dist-compiler-test');
+    const snapshotFile = path.join(dataDir, 'after-query.heapsnapshot');
     const script = `
-      const { loadConfig } = require('./src/platform/config');
-      const { openDatabase } = require('./src/platform/db/client');
+      const { loadConfig } = require(${JSON.stringify(path.join(build, 'src/platform/config'))});
+      const { openDatabase } = require(${JSON.stringify(path.join(build, 'src/platform/db/client'))});
       (async () => {
         const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: ${JSON.stringify(dataDir)} });
         const database = await openDatabase(config.database, { role: 'service' });
         await database.prisma.store.count();
+        require('node:v8').writeHeapSnapshot(${JSON.stringify(snapshotFile)});
         console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('query_compiler'))));
         await database.close();
         process.exit(0);
       })();`;
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, timeout: 60_000 });
+      const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+      await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', build, '--sourceMap', 'false'], { cwd: ROOT, timeout: 120_000 });
+      const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: ROOT, timeout: 90_000 });
       const held: string[] = JSON.parse(stdout.trim().split('\n').pop()!);
       expect(held.filter((k) => k.includes('wasm-base64'))).toEqual([]);
       // The compiler's glue module stays: it is what runs the compiled wasm.
       expect(held.some((k) => /query_compiler_\w+_bg\.postgresql\.js$/.test(k))).toBe(true);
+
+      const { strings, edgesObjects } = readSnapshot(snapshotFile, 'AGFzbQ', 100_000);
+      expect(strings).toEqual([]);
+      // The graph is there (one edges Map per node, thousands of them) ...
+      expect(edgesObjects.filter((o) => o.constructor === 'Map').length).toBeGreaterThan(1000);
+      // ... and no edges object stores its keys as an array.
+      expect(edgesObjects.filter((o) => o.elementBytes > 1024)).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(build, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000);
 });
