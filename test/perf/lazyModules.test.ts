@@ -10,17 +10,22 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { adminQuery, testDatabaseUrl, withDatabase } from '../helpers/templates';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Starts the app in a fresh process (no database needed to build it), runs `then`, and prints which of the heavy modules are loaded. */
-async function loadedAfter(then: string): Promise<string[]> {
+/**
+ * Starts the app in a fresh process (no database needed to build it), runs `then`, and prints which of the heavy
+ * modules are loaded. On the embedded database unless `databaseUrl` is given.
+ */
+async function loadedAfter(then: string, databaseUrl?: string): Promise<string[]> {
+  const database = databaseUrl ? `DATABASE_URL: ${JSON.stringify(databaseUrl)}` : `DATA_DIR: ${JSON.stringify(path.join(ROOT, 'data-lazy-test'))}`;
   const script = `
     const { createApp } = require('./src/app');
     const { loadConfig } = require('./src/platform/config');
-    const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/', 'node_modules/openai/', 'node_modules/pino-pretty/', 'node_modules/ioredis/', 'node_modules/cockatiel/', '@aws-sdk/client-s3', 'node_modules/sanitize-html/'];
+    const heavy = ['@graphql-yoga/render-graphiql', 'node_modules/sharp/', 'node_modules/openai/', 'node_modules/pino-pretty/', 'node_modules/ioredis/', 'node_modules/cockatiel/', '@aws-sdk/client-s3', 'node_modules/sanitize-html/', '@electric-sql/pglite', 'pglite-prisma-adapter'];
     (async () => {
-      const app = createApp(loadConfig({ NODE_ENV: 'production', DATA_DIR: ${JSON.stringify(path.join(ROOT, 'data-lazy-test'))} }));
+      const app = createApp(loadConfig({ NODE_ENV: 'production', ${database} }));
       ${then}
       const loaded = Object.keys(require.cache);
       console.log(JSON.stringify(heavy.filter((h) => loaded.some((k) => k.includes(h)))));
@@ -36,9 +41,29 @@ describe('modules loaded on first use', () => {
     expect(await loadedAfter(make)).toEqual(['node_modules/openai/']);
   }, 60_000);
 
-  it('none of the GraphiQL bundle, sharp, the OpenAI SDK, pino-pretty, the Redis client, the S3 client or sanitize-html is loaded once the app is built', async () => {
+  it('none of the GraphiQL bundle, sharp, the OpenAI SDK, pino-pretty, the Redis client, the S3 client, sanitize-html or PGlite is loaded once the app is built', async () => {
     expect(await loadedAfter('')).toEqual([]);
   }, 60_000);
+
+  it('PGlite and its Prisma adapter load when the embedded database is opened, and not on PostgreSQL', async () => {
+    const openEmbedded = `await require('./src/platform/db/adapters').openPGlite().then((db) => db.close());`;
+    expect(await loadedAfter(openEmbedded)).toEqual(['@electric-sql/pglite', 'pglite-prisma-adapter']);
+    const url = testDatabaseUrl();
+    if (!url) return;
+    // Opened through the service's own path on a new PostgreSQL database (its migrations, a query): PGlite stays unloaded.
+    const name = `catalog_lazy_${process.pid}`;
+    await adminQuery(url, `CREATE DATABASE ${name}`);
+    try {
+      const openPostgres = `
+        const { openDatabase } = require('./src/platform/db/client');
+        const database = await openDatabase(loadConfig({ NODE_ENV: 'production', DATABASE_URL: ${JSON.stringify(withDatabase(url, name))} }).database, { role: 'service' });
+        await database.prisma.store.count();
+        await database.close();`;
+      expect(await loadedAfter(openPostgres, withDatabase(url, name))).toEqual([]);
+    } finally {
+      await adminQuery(url, `DROP DATABASE ${name} WITH (FORCE)`);
+    }
+  }, 120_000);
 
   it('sanitize-html loads when a rich text value is first sanitized', async () => {
     expect(await loadedAfter(`require('./src/catalog/services/attributeValues').sanitizeRichText('<p>x</p>');`)).toEqual(['node_modules/sanitize-html/']);

@@ -4,26 +4,33 @@
  */
 
 import { createHash } from 'node:crypto';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type * as PGliteAdapter from 'pglite-prisma-adapter';
 import { cacheBound, registerCache } from '../caches';
 
 type Extension = NonNullable<PGliteOptions['extensions']>[string];
-/**
- * Extensions the migrations use: pg_trgm (trigram search index) and btree_gin
- * (the store and mode columns inside the GIN indexes). The package types these
- * subpaths as ESM only; their CJS builds exist.
- */
+
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
-const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btree_gin: Extension };
+/**
+ * PGlite, its extensions and its Prisma adapter, loaded on first use: a service on PostgreSQL never needs them
+ * (test/perf/lazyModules.test.ts). The extensions are the ones the migrations use: pg_trgm (trigram search index)
+ * and btree_gin (the store and mode columns inside the GIN indexes); the package types their subpaths as ESM only,
+ * and their CJS builds exist.
+ */
+function pglite() {
+  const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+  const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btree_gin: Extension };
+  const { PrismaPGlite } = require('pglite-prisma-adapter') as typeof PGliteAdapter;
+  return { PGlite, PrismaPGlite, extensions: { pg_trgm, btree_gin } };
+}
 /* eslint-enable @typescript-eslint/no-require-imports */
-const extensions = { pg_trgm, btree_gin };
 
 export async function openPGlite(opts: Omit<PGliteOptions, 'extensions'> & { dataDir?: string } = {}): Promise<PGlite> {
+  const { PGlite, extensions } = pglite();
   const pg = new PGlite({ ...opts, extensions });
   await pg.waitReady;
   return pg;
@@ -35,6 +42,7 @@ export async function openPGlite(opts: Omit<PGliteOptions, 'extensions'> & { dat
  */
 export function pgliteAdapterFactory(pg: PGlite): SqlMigrationAwareDriverAdapterFactory {
   // `pg` may be a PGliteSession's guarded face: everything below goes through it.
+  const { PrismaPGlite } = pglite();
   const base = new PrismaPGlite(pg);
   return {
     provider: base.provider,
