@@ -9,7 +9,7 @@
  *        [-- --out <file>] [-- --reseed]
  *   --minutes         the soak's length, warm-up included (default 10)
  *   --warmup          seconds counted as warm-up (default a tenth of the run, at least 30)
- *   --service-env     extra environment for the service (e.g. MALLOC_ARENA_MAX=2)
+ *   --service-env     extra environment for the service, over start:prod's (e.g. MALLOC_MMAP_THRESHOLD_=131072)
  *   --no-node-flags   without the V8 flags of package.json's start:prod (which the service otherwise gets on its command
  *                     line, as in production)
  *   --node-flags      these flags instead of start:prod's (e.g. "--max-semi-space-size=2 --optimize-for-size")
@@ -26,7 +26,7 @@ import path from 'node:path';
 import { compareSnapshots } from './heapDiff';
 import type { LoadResult, RequestSpec } from './load';
 import { ensurePostgres, serverVersion } from './postgres';
-import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startTarget, type Target } from './processes';
+import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startProdEnv, startTarget, type Target } from './processes';
 import { GRAPHQL_LIST, GRAPHQL_READ, graphqlRequest, restListPath, type ScenarioContext } from './scenarios';
 import { catalogDatabase, openFixture, prepareCatalog } from './seed';
 
@@ -235,7 +235,7 @@ async function main() {
       `The service's production build, one process, on the 10,000-product bench catalog (PostgreSQL ${await serverVersion()}, DATABASE_POOL_SIZE=10),`,
       `REST list, REST read, GraphQL list and GraphQL read (dashboard token; lists over pages 1-5, reads over 200 products) sent in turn`,
       `over ${CONNECTIONS} connections for ${MINUTES} minutes; RSS (VmRSS) and the V8 heap (/metrics) read every ${SAMPLE_EVERY_MS / 1000} s.`,
-      `Warm-up: the first ${WARMUP_SECONDS} s. Node flags: ${NODE_FLAGS ? `\`${NODE_FLAGS}\`` : 'none'}${option('node-flags') === undefined && process.env.BENCH_SERVICE_NODE_FLAGS === undefined && NODE_FLAGS ? " (package.json's start:prod)" : ''}. Service environment besides the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
+      `Warm-up: the first ${WARMUP_SECONDS} s. Node flags: ${NODE_FLAGS ? `\`${NODE_FLAGS}\`` : 'none'}${option('node-flags') === undefined && process.env.BENCH_SERVICE_NODE_FLAGS === undefined && NODE_FLAGS ? " (package.json's start:prod)" : ''}. Environment of start:prod: ${Object.entries(startProdEnv()).map(([k, v]) => `\`${k}=${v}\``).join(', ')}; besides it and the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(mb(totalmem()) / 1024)} GB; ${pinning}; Node ${process.version}.`,
       `Load average (1 min) at the start ${fmt(loadStart[0], 2)}, during the run ${fmt(meanLoad, 2)} on average, at the end ${fmt(loadEnd[0], 2)}: other work shared the machine${meanLoad > cpus().length ? ' (more runnable work than cores)' : ''}.`,

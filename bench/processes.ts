@@ -131,16 +131,32 @@ async function waitReady(url: string, child: ChildProcess, out: () => string, ti
  */
 export function serviceNodeFlags(root: string = ROOT): string[] {
   const override = process.env.BENCH_SERVICE_NODE_FLAGS;
-  const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
+  const script = startProdScript(root);
   const flags = override ?? script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js'));
   return flags.trim().split(/\s+/).filter(Boolean);
 }
+
+/** The environment production sets before node (package.json's start:prod: NODE_ENV, glibc's MALLOC_MMAP_THRESHOLD_). */
+export function startProdEnv(root: string = ROOT): Record<string, string> {
+  const script = startProdScript(root);
+  return Object.fromEntries(
+    script
+      .slice(0, script.indexOf('node '))
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
+  );
+}
+
+const startProdScript = (root: string): string => JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
 
 /**
  * Starts a server under test and waits until it answers. `root` runs the
  * service build of another checkout (a git worktree of an earlier commit):
  * its dist/ and its working directory. The service gets serviceNodeFlags() unless `nodeFlags` says otherwise;
- * they go on node's command line, as in production (NODE_OPTIONS refuses some V8 flags).
+ * they go on node's command line, as in production (NODE_OPTIONS refuses some V8 flags). It also gets start:prod's
+ * environment (startProdEnv), under what `env` sets.
  */
 export async function startTarget(
   name: TargetName,
@@ -155,7 +171,7 @@ export async function startTarget(
     cpu: 0,
     ipc: true,
     cwd: root,
-    env: { ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: dbClientModule(root) },
+    env: { ...(name === 'service' ? startProdEnv(root) : {}), ...env, PORT: String(port), BENCH_DB_CLIENT_MODULE: dbClientModule(root) },
   });
   let log = '';
   const keep = (b: Buffer) => {

@@ -10,8 +10,11 @@ import { lineChart } from './svg';
 export interface RunReport {
   startedAt: string;
   mode: 'quick' | 'full';
-  /** serviceNodeFlags: start:prod's unless BENCH_SERVICE_NODE_FLAGS said otherwise; absent in runs before the bench passed any. */
-  machine: { cpu: string; cores: number; memoryGb: number; node: string; postgres: string; pinning: string; serviceNodeFlags?: string };
+  /**
+   * serviceNodeFlags: start:prod's unless BENCH_SERVICE_NODE_FLAGS said otherwise; absent in runs before the bench passed any.
+   * serviceStartEnv: start:prod's environment (K=V, space-separated); absent in runs before the bench passed it.
+   */
+  machine: { cpu: string; cores: number; memoryGb: number; node: string; postgres: string; pinning: string; serviceNodeFlags?: string; serviceStartEnv?: string };
   durations: Durations;
   tableSize: SizeName;
   statementSource: string;
@@ -362,7 +365,7 @@ export function writeReport(dir: string, r: RunReport): number {
     `- Fixed rate: half the saturation throughput of the scenario's reference baseline (B1 for REST, B3 for GraphQL), the same offered load for every server; half their own saturation where there is no reference (¹: a server that cannot sustain the reference rate is measured at half its own)`,
     `- SQL statements per request: ${r.statementSource} (pg_stat_statements is not in shared_preload_libraries here and the bench does not restart a shared server), averaged over ${d.statementSamples} sequential requests; the service's counter counts the statements its driver adapter and its direct reads send (a transaction's COMMIT, not its BEGIN)`,
     `- CPU per request: /proc/<pid>/stat of the server process and of the PostgreSQL backends of the bench database, during saturation`,
-    `- Service: production build (dist/, NODE_ENV=production${m.serviceNodeFlags !== undefined ? `, node flags ${m.serviceNodeFlags ? `\`${m.serviceNodeFlags}\`` : 'none'}` : ''}), pool of 10 connections, LOG_LEVEL=warn (no per-request log line, like the baselines), public API rate limit raised out of the way`,
+    `- Service: production build (dist/, ${m.serviceStartEnv ? `\`${m.serviceStartEnv}\`` : 'NODE_ENV=production'}${m.serviceNodeFlags !== undefined ? `, node flags ${m.serviceNodeFlags ? `\`${m.serviceNodeFlags}\`` : 'none'}` : ''}), pool of 10 connections, LOG_LEVEL=warn (no per-request log line, like the baselines), public API rate limit raised out of the way`,
     '',
     '## Catalogs',
     '',

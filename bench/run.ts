@@ -24,7 +24,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startProdEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type Scenario, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, catalogDatabase, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -139,6 +139,9 @@ async function main() {
       postgres: await serverVersion(),
       pinning,
       serviceNodeFlags: serviceNodeFlags().join(' '),
+      serviceStartEnv: Object.entries(startProdEnv())
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
     },
     durations,
     tableSize,

@@ -203,6 +203,14 @@ describe('shell examples of the README and the guides', () => {
     // spawnServer runs NPM_START's arguments: the command must be plain node flags before tsx and the server, nothing a shell would expand.
     expect(NPM_START).toMatch(/^node (--[a-z-]+=\d+ )*--import tsx src\/server\.ts$/);
   });
+
+  it("the deployment guide's instance command and environment are `npm run start:prod`'s", () => {
+    const startProd: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
+    const [, environment, command] = /^((?:[A-Z_]+=\S+ )*)(node .*)$/.exec(startProd)!;
+    const guide = readFileSync(path.join(root, 'docs/operations.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(guide).toContain(`each instance runs \`${command}\``);
+    for (const assignment of environment.trim().split(' ')) expect(guide).toContain(`\`${assignment}\``);
+  });
 });
 
 describeEmbeddedProcesses('shell examples, run', () => {
