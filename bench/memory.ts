@@ -238,7 +238,7 @@ async function main() {
       `Warm-up: the first ${WARMUP_SECONDS} s. Node flags: ${NODE_FLAGS ? `\`${NODE_FLAGS}\`` : 'none'}${option('node-flags') === undefined && process.env.BENCH_SERVICE_NODE_FLAGS === undefined && NODE_FLAGS ? " (package.json's start:prod)" : ''}. Environment of start:prod: ${Object.entries(startProdEnv()).map(([k, v]) => `\`${k}=${v}\``).join(', ')}; besides it and the bench's: ${Object.keys(SERVICE_ENV).length ? Object.entries(SERVICE_ENV).map(([k, v]) => `\`${k}=${v}\``).join(', ') : 'none'}.`,
       '',
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(mb(totalmem()) / 1024)} GB; ${pinning}; Node ${process.version}.`,
-      `Load average (1 min) at the start ${fmt(loadStart[0], 2)}, during the run ${fmt(meanLoad, 2)} on average, at the end ${fmt(loadEnd[0], 2)}: other work shared the machine${meanLoad > cpus().length ? ' (more runnable work than cores)' : ''}.`,
+      `Load average (1 min) at the start ${fmt(loadStart[0], 2)}, during the run ${fmt(meanLoad, 2)} on average, at the end ${fmt(loadEnd[0], 2)} (the service, PostgreSQL and the load generator among it${meanLoad > cpus().length ? '; more runnable work than cores' : ''}).`,
       '',
       '| figure | value |',
       '|---|--:|',

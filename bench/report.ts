@@ -338,9 +338,9 @@ export const CAUSES = {
   'rich-read-lean': "as for today's catalog: B1-lean writes PostgreSQL's JSON text, the service parses the row (with its options and attributes) and builds the REST product.",
   'page-depth': 'OFFSET reads and discards every earlier row; the cursor connection does not.',
   cursor: 'the keyset statement should be flat; a growth here means it lost the (store_id, created_at, id) index.',
-  'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus glibc malloc arenas (one per thread) holding freed memory. Compare a run with --service-env=MALLOC_ARENA_MAX=2 (or jemalloc, as sharp's documentation advises on glibc).",
+  'upload-rss': "the body is streamed to a temporary file and re-encoded with sequentialRead, so this is not a buffered body: it is libvips' working memory plus what glibc's per-thread arenas keep of it (start:prod's MALLOC_MMAP_THRESHOLD_ already gives large blocks their own pages; with it, MALLOC_ARENA_MAX=2 changed nothing measurable). Compare a run with jemalloc, as sharp's documentation advises on glibc.",
   'before-13': 'see the node and PostgreSQL CPU per request: the service is CPU-bound in Node (one core) while PostgreSQL shares both cores with it and the load generator.',
-  rss: 'RSS at start is mostly code and wasm: the Prisma client with its query compiler (compiled by the baseline compiler only on PostgreSQL) and pg, the GraphQL schema with graphql-yoga and the services; under load V8 grows its heap and glibc keeps freed memory in per-thread arenas (compare a run with --service-env=MALLOC_ARENA_MAX=2).',
+  rss: 'RSS at start is mostly code and wasm: the Prisma client with its query compiler (compiled by the baseline compiler only on PostgreSQL) and pg, the GraphQL schema with graphql-yoga and the services; under load V8 grows its heap (bench/results/memory.md has where the memory is, measured under a mixed load).',
   startup: 'start-up opens the embedded database and checks the migrations with the wasm schema engine before listening.',
 } as const;
 
