@@ -36,7 +36,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { generatedCsv } from '../test/bulk/helpers';
 import { adminQuery, databaseUrl, dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion } from './postgres';
-import { ROOT } from './processes';
+import { environmentOf, ROOT } from './processes';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
@@ -46,7 +46,7 @@ const sizes = (option('rows') ?? (quick ? '500,2000' : '2000,10000,40000')).spli
 const backends = (option('backends') ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
 const outDir = path.resolve(option('out') ?? (quick ? mkdtempSync(path.join(tmpdir(), 'bench-import-')) : path.join(__dirname, 'results')));
 const workDir = mkdtempSync(path.join(tmpdir(), 'bench-import-work-'));
-const extraEnv = Object.fromEntries((option('env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const extraEnv = environmentOf((option('env') ?? '').split(','));
 const TARGET_ROWS = 10_000;
 const TARGET_SECONDS = 60;
 const DB_PREFIX = 'bench_import_';

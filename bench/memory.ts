@@ -26,7 +26,7 @@ import path from 'node:path';
 import { compareSnapshots } from './heapDiff';
 import type { LoadResult, RequestSpec } from './load';
 import { ensurePostgres, serverVersion } from './postgres';
-import { buildIsCurrent, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startProdEnv, startTarget, type Target } from './processes';
+import { buildIsCurrent, environmentOf, freePort, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startProdEnv, startTarget, type Target } from './processes';
 import { GRAPHQL_LIST, GRAPHQL_READ, graphqlRequest, restListPath, type ScenarioContext } from './scenarios';
 import { catalogDatabase, openFixture, prepareCatalog } from './seed';
 
@@ -42,12 +42,7 @@ const SAMPLE_EVERY_MS = 5000;
 const CONNECTIONS = 20;
 const SNAPSHOTS = argv.includes('--heap-snapshots');
 const NODE_FLAGS = option('node-flags') ?? (argv.includes('--no-node-flags') ? '' : serviceNodeFlags().join(' '));
-const SERVICE_ENV: Record<string, string> = Object.fromEntries(
-  (option('service-env') ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const SERVICE_ENV = environmentOf((option('service-env') ?? '').split(','));
 const OUT = path.resolve(option('out') ?? path.join(__dirname, 'results', MINUTES >= 10 ? 'memory.md' : `memory-${MINUTES}min.md`));
 const HEAP_DIR = path.join(__dirname, 'results', 'heap');
 const started = Date.now();

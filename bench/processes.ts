@@ -125,31 +125,33 @@ async function waitReady(url: string, child: ChildProcess, out: () => string, ti
   throw new Error(`server not ready after ${timeoutMs} ms:\n${out()}`);
 }
 
+/** `K=V` assignments (as the bench's --service-env and --env options take them) as an environment; a value may hold '='. */
+export function environmentOf(assignments: string[]): Record<string, string> {
+  return Object.fromEntries(assignments.filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
+/** package.json's start:prod: the environment it sets before node, and node's flags before the server. */
+function startProd(root: string): { env: Record<string, string>; flags: string[] } {
+  const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
+  const parts = /^((?:\S+=\S* )*)node (.*)dist\/src\/server\.js$/.exec(script);
+  if (!parts) throw new Error(`package.json's start:prod is not "[K=V …] node [flags …] dist/src/server.js": ${script}`);
+  const words = (text: string) => text.trim().split(/\s+/).filter(Boolean);
+  return { env: environmentOf(words(parts[1])), flags: words(parts[2]) };
+}
+
 /**
  * The node flags the bench starts the service with: production's (package.json's start:prod), or for an experiment
  * those of BENCH_SERVICE_NODE_FLAGS (e.g. BENCH_SERVICE_NODE_FLAGS= for none).
  */
 export function serviceNodeFlags(root: string = ROOT): string[] {
   const override = process.env.BENCH_SERVICE_NODE_FLAGS;
-  const script = startProdScript(root);
-  const flags = override ?? script.slice(script.indexOf(' node ') + 6, script.indexOf('dist/src/server.js'));
-  return flags.trim().split(/\s+/).filter(Boolean);
+  return override === undefined ? startProd(root).flags : override.trim().split(/\s+/).filter(Boolean);
 }
 
 /** The environment production sets before node (package.json's start:prod: NODE_ENV, glibc's MALLOC_MMAP_THRESHOLD_). */
 export function startProdEnv(root: string = ROOT): Record<string, string> {
-  const script = startProdScript(root);
-  return Object.fromEntries(
-    script
-      .slice(0, script.indexOf('node '))
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
-  );
+  return startProd(root).env;
 }
-
-const startProdScript = (root: string): string => JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['start:prod'];
 
 /**
  * Starts a server under test and waits until it answers. `root` runs the

@@ -24,7 +24,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import type { LoadResult, RequestSpec } from './load';
 import { type Durations, measureScenario, type MeasureEnv, type ScenarioResult } from './measure';
 import { dropAbandonedDatabases, dropDatabase, ensurePostgres, serverVersion, statementStatsAvailable, withClient } from './postgres';
-import { buildIsCurrent, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startProdEnv, startTarget, type Target, type TargetName } from './processes';
+import { buildIsCurrent, environmentOf, freePort, freePorts, killAllChildren, LoadGenerator, pinning, ROOT, serviceEnv, serviceNodeFlags, startProdEnv, startTarget, type Target, type TargetName } from './processes';
 import { writeReport, type RunReport } from './report';
 import { GRAPHQL_CURSOR, GRAPHQL_LIST, graphqlRequest, LIST_FILTERS, restListPath, type Scenario, type ScenarioContext, SCENARIOS } from './scenarios';
 import { type BenchFixture, catalogDatabase, FILTER_VALUES, openFixture, prepareCatalog, SIZES, type SizeName } from './seed';
@@ -82,7 +82,7 @@ async function availableEndpoints(service: Target): Promise<Set<string>> {
 
 /** The service's environment, plus any `--service-env=K=V,K=V` given on the command line. */
 const serverEnv = (url: string | null, dataDir: string) =>
-  serviceEnv(url, dataDir, Object.fromEntries((option('service-env') ?? '').split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2))));
+  serviceEnv(url, dataDir, environmentOf((option('service-env') ?? '').split(',')));
 
 /** The service and baselines named, each on a free port, all on the catalog at `url`. */
 async function startTargets(names: TargetName[], url: string, dataDir: string): Promise<Partial<Record<TargetName, Target>>> {

@@ -52,14 +52,15 @@ describe('modules loaded on first use', () => {
     if (!url) return;
     // Opened through the service's own path on a new PostgreSQL database (its migrations, a query): PGlite stays unloaded.
     const name = `catalog_lazy_${process.pid}`;
+    const databaseUrl = withDatabase(url, name);
     await adminQuery(url, `CREATE DATABASE ${name}`);
     try {
       const openPostgres = `
         const { openDatabase } = require('./src/platform/db/client');
-        const database = await openDatabase(loadConfig({ NODE_ENV: 'production', DATABASE_URL: ${JSON.stringify(withDatabase(url, name))} }).database, { role: 'service' });
+        const database = await openDatabase(loadConfig({ NODE_ENV: 'production', DATABASE_URL: ${JSON.stringify(databaseUrl)} }).database, { role: 'service' });
         await database.prisma.store.count();
         await database.close();`;
-      expect(await loadedAfter(openPostgres, withDatabase(url, name))).toEqual([]);
+      expect(await loadedAfter(openPostgres, databaseUrl)).toEqual([]);
     } finally {
       await adminQuery(url, `DROP DATABASE ${name} WITH (FORCE)`);
     }
